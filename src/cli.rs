@@ -1,0 +1,129 @@
+//! The command line: `serve`, `retrieve`, `bench`. The only module (with
+//! `main.rs`) that writes to stdout.
+
+use crate::engine::{Engine, EngineOptions};
+use crate::output;
+use crate::tools::retrieve::RetrieveParams;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Hands coding agents the right source files for a task: the iterative
+/// retrieval loop (dispatch → evaluate → refine) as an MCP stdio server and a CLI.
+#[derive(Debug, Parser)]
+#[command(name = "ctxloop", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve MCP over stdio (what agent configurations launch). Logs go to stderr.
+    Serve {
+        /// Directory searched when a call gives no `root`; a call's `root` may only
+        /// name this directory or one below it. Default: the working directory.
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+    },
+    /// Run the whole loop for TASK and print the ranked files (the `retrieve` tool's result).
+    Retrieve(RetrieveArgs),
+    /// Localization benchmark: Acc@k, Recall@k, MRR and time per task on task JSONL, beside plain BM25.
+    Bench(crate::bench::BenchArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Ranked files with reasons and snippets, for people and models.
+    Text,
+    /// The structured result (the MCP tool's `structuredContent`).
+    Json,
+    /// A Markdown report, for sub-agents that read files.
+    Markdown,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RetrieveArgs {
+    /// The coding task in natural language (paths, identifiers and stack traces help).
+    pub task: String,
+    /// Directory to search (default: the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Only search files matching this glob (gitignore-style, relative to the root; repeatable).
+    #[arg(long = "include", value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// Skip files matching this glob or path (repeatable).
+    #[arg(long = "exclude", value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Extra search term, weighed like the task's title (repeatable).
+    #[arg(long = "keyword", value_name = "TERM")]
+    pub keyword: Vec<String>,
+    /// Maximum cycles, 1-10.
+    #[arg(long, default_value_t = crate::engine::DEFAULT_MAX_CYCLES)]
+    pub max_cycles: usize,
+    /// High-tier files needed to stop early, 1-50.
+    #[arg(long, default_value_t = crate::engine::DEFAULT_MIN_HIGH)]
+    pub min_high: usize,
+    /// Files returned, 1-100.
+    #[arg(long, default_value_t = crate::engine::DEFAULT_LIMIT)]
+    pub limit: usize,
+    /// Token budget for snippet text (tokens ~ bytes/4), 100-20000.
+    #[arg(long, default_value_t = crate::engine::DEFAULT_BUDGET_TOKENS)]
+    pub budget_tokens: usize,
+    /// Output format. Default: text, or taken from --out's extension (.json, .md).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Write the result to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// Runs `retrieve` and writes the result. Errors are for the caller to print.
+pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
+    let engine = Engine::new(EngineOptions::default());
+    let out = engine.retrieve(RetrieveParams {
+        task: args.task,
+        root: args.root.map(|r| r.to_string_lossy().into_owned()),
+        patterns: args.include,
+        keywords: args.keyword,
+        excludes: args.exclude,
+        max_cycles: Some(args.max_cycles),
+        min_high: Some(args.min_high),
+        high_threshold: None,
+        limit: Some(args.limit),
+        budget_tokens: Some(args.budget_tokens),
+    })?;
+    let format = args.format.unwrap_or_else(|| {
+        match args
+            .out
+            .as_ref()
+            .and_then(|p| p.extension())
+            .and_then(|e| e.to_str())
+        {
+            Some("json") => Format::Json,
+            Some("md") | Some("markdown") => Format::Markdown,
+            _ => Format::Text,
+        }
+    });
+    let text = match format {
+        Format::Text => output::render_text(&out),
+        Format::Json => serde_json::to_string_pretty(&out)? + "\n",
+        Format::Markdown => output::render_markdown(&out),
+    };
+    match args.out {
+        Some(path) => {
+            std::fs::write(&path, text)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            eprintln!(
+                "ctxloop: wrote {} files to {}",
+                out.files.len(),
+                path.display()
+            );
+        }
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(text.as_bytes())?;
+        }
+    }
+    Ok(())
+}

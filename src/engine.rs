@@ -1,0 +1,305 @@
+//! The engine: validated configuration, root resolution, the session store, and
+//! the whole loop (`retrieve`). Tool bodies and the CLI call only this.
+
+use crate::corpus::Corpus;
+use crate::error::{Error, Result};
+use crate::session::{Session, Sessions};
+use crate::tools::dispatch::DispatchParams;
+use crate::tools::evaluate::EvaluateParams;
+use crate::tools::refine::RefineParams;
+use crate::tools::retrieve::RetrieveParams;
+use crate::types::{DispatchOutput, EvaluateOutput, RefineOutput, RetrieveOutput, Root};
+use crate::walk::Filter;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Options fixed for the life of an engine (a server process or a CLI call).
+#[derive(Debug, Clone, Default)]
+pub struct EngineOptions {
+    /// The directory given with `--root`. When set, a `root` argument may only
+    /// name this directory or one below it.
+    pub root: Option<PathBuf>,
+}
+
+/// A loop's validated settings.
+#[derive(Debug, Clone)]
+pub struct LoopConfig {
+    pub task: String,
+    pub root: PathBuf,
+    pub patterns: Vec<String>,
+    pub keywords: Vec<String>,
+    pub excludes: Vec<String>,
+    pub max_cycles: usize,
+    pub min_high: usize,
+    pub high_threshold: f64,
+    pub limit: usize,
+    pub budget_tokens: usize,
+}
+
+/// Defaults (DESIGN.md §2 and the loop seeds).
+pub const DEFAULT_MAX_CYCLES: usize = 3;
+pub const DEFAULT_MIN_HIGH: usize = 3;
+pub const DEFAULT_HIGH_THRESHOLD: f64 = 0.7;
+pub const DEFAULT_LIMIT: usize = 10;
+/// Well under the ~25k-token cap agents put on one tool result.
+pub const DEFAULT_BUDGET_TOKENS: usize = 6_000;
+pub const MAX_BUDGET_TOKENS: usize = 20_000;
+
+/// Shared state: the file cache and the sessions.
+pub struct Engine {
+    options: EngineOptions,
+    allowed: Option<PathBuf>,
+    pub(crate) corpus: Corpus,
+    sessions: Sessions,
+}
+
+fn range<T: PartialOrd + std::fmt::Display + Copy>(
+    field: &'static str,
+    value: Option<T>,
+    default: T,
+    min: T,
+    max: T,
+) -> Result<T> {
+    let v = value.unwrap_or(default);
+    // `!(a <= b)` also rejects NaN.
+    if !(min <= v && v <= max) {
+        return Err(Error::OutOfRange {
+            field,
+            value: v.to_string(),
+            min: min.to_string(),
+            max: max.to_string(),
+        });
+    }
+    Ok(v)
+}
+
+impl Engine {
+    pub fn new(options: EngineOptions) -> Engine {
+        let allowed = options.root.as_ref().and_then(|r| r.canonicalize().ok());
+        Engine {
+            options,
+            allowed,
+            corpus: Corpus::default(),
+            sessions: Sessions::default(),
+        }
+    }
+
+    /// Root resolution: `root` argument → `--root` → the working directory.
+    /// A relative `root` is taken relative to `--root` (or the working directory).
+    pub fn resolve_root(&self, root: Option<&str>) -> Result<PathBuf> {
+        let base = match &self.options.root {
+            Some(r) => r.clone(),
+            None => std::env::current_dir().map_err(|e| Error::Io {
+                path: PathBuf::from("."),
+                source: e,
+            })?,
+        };
+        let path = match root.map(str::trim).filter(|r| !r.is_empty()) {
+            Some(r) => {
+                let r = PathBuf::from(r.replace('\\', "/"));
+                if r.is_absolute() {
+                    r
+                } else {
+                    base.join(r)
+                }
+            }
+            None => base,
+        };
+        if !path.exists() {
+            return Err(Error::RootNotFound { path });
+        }
+        if !path.is_dir() {
+            return Err(Error::RootNotDirectory { path });
+        }
+        let canon = path.canonicalize().map_err(|e| Error::Io {
+            path: path.clone(),
+            source: e,
+        })?;
+        if let Some(allowed) = &self.allowed {
+            if !canon.starts_with(allowed) {
+                return Err(Error::RootOutsideAllowed {
+                    path: canon,
+                    allowed: allowed.clone(),
+                });
+            }
+        }
+        Ok(canon)
+    }
+
+    /// Validates raw loop settings once; tool bodies only see the result.
+    #[allow(clippy::too_many_arguments)]
+    pub fn config(
+        &self,
+        task: &str,
+        root: Option<&str>,
+        patterns: &[String],
+        keywords: &[String],
+        excludes: &[String],
+        max_cycles: Option<usize>,
+        min_high: Option<usize>,
+        high_threshold: Option<f64>,
+        limit: Option<usize>,
+        budget_tokens: Option<usize>,
+    ) -> Result<LoopConfig> {
+        if task.trim().is_empty() {
+            return Err(Error::EmptyTask);
+        }
+        let cfg = LoopConfig {
+            task: task.to_string(),
+            root: self.resolve_root(root)?,
+            patterns: patterns.to_vec(),
+            keywords: keywords
+                .iter()
+                .filter(|k| !k.trim().is_empty())
+                .cloned()
+                .collect(),
+            excludes: excludes.to_vec(),
+            max_cycles: range("max_cycles", max_cycles, DEFAULT_MAX_CYCLES, 1, 10)?,
+            min_high: range("min_high", min_high, DEFAULT_MIN_HIGH, 1, 50)?,
+            high_threshold: range(
+                "high_threshold",
+                high_threshold,
+                DEFAULT_HIGH_THRESHOLD,
+                0.05,
+                1.0,
+            )?,
+            limit: range("limit", limit, DEFAULT_LIMIT, 1, 100)?,
+            budget_tokens: range(
+                "budget_tokens",
+                budget_tokens,
+                DEFAULT_BUDGET_TOKENS,
+                100,
+                MAX_BUDGET_TOKENS,
+            )?,
+        };
+        // Compile once here so a bad glob is reported before any work.
+        Filter::new(&cfg.patterns, &cfg.excludes)?;
+        Ok(cfg)
+    }
+
+    /// The whole loop in one call.
+    pub fn retrieve(&self, p: RetrieveParams) -> Result<RetrieveOutput> {
+        let start = Instant::now();
+        let cfg = self.config(
+            &p.task,
+            p.root.as_deref(),
+            &p.patterns,
+            &p.keywords,
+            &p.excludes,
+            p.max_cycles,
+            p.min_high,
+            p.high_threshold,
+            p.limit,
+            p.budget_tokens,
+        )?;
+        let mut session = Session::new(String::new(), cfg);
+        loop {
+            session.dispatch(self, &[], &[], &[])?;
+            session.evaluate(&[])?;
+            if session.is_done() {
+                break;
+            }
+            session.refine(&[], &[], &[]);
+        }
+        let mut out = session.result();
+        out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
+        Ok(out)
+    }
+
+    /// `dispatch`: start a session or run the next cycle of one.
+    pub fn dispatch(&self, p: DispatchParams) -> Result<DispatchOutput> {
+        let start = Instant::now();
+        let session = match &p.session_id {
+            Some(id) => self.sessions.get(id)?,
+            None => {
+                let cfg = self.config(
+                    p.task.as_deref().unwrap_or(""),
+                    p.root.as_deref(),
+                    &p.patterns,
+                    &p.keywords,
+                    &p.excludes,
+                    p.max_cycles,
+                    p.min_high,
+                    p.high_threshold,
+                    p.limit,
+                    p.budget_tokens,
+                )?;
+                self.sessions.create(cfg)
+            }
+        };
+        let mut s = session.lock().expect("session poisoned");
+        if p.session_id.is_some() {
+            Filter::new(&p.patterns, &p.excludes)?;
+            if let Some(limit) = p.limit {
+                s.config.limit = range("limit", Some(limit), DEFAULT_LIMIT, 1, 100)?;
+            }
+        }
+        let (patterns, keywords, excludes) = if p.session_id.is_some() {
+            (&p.patterns[..], &p.keywords[..], &p.excludes[..])
+        } else {
+            (&[][..], &[][..], &[][..])
+        };
+        let mut out = s.dispatch(self, patterns, keywords, excludes)?;
+        out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
+        Ok(out)
+    }
+
+    /// `evaluate`: score the session's candidates, blending agent judgments.
+    pub fn evaluate(&self, p: EvaluateParams) -> Result<EvaluateOutput> {
+        let session = self.sessions.get(&p.session_id)?;
+        let mut s = session.lock().expect("session poisoned");
+        s.evaluate(&p.judgments)
+    }
+
+    /// `refine`: build the next query and say whether the loop is done.
+    pub fn refine(&self, p: RefineParams) -> Result<RefineOutput> {
+        Filter::new(&p.patterns, &p.excludes)?;
+        let session = self.sessions.get(&p.session_id)?;
+        let mut s = session.lock().expect("session poisoned");
+        if !s.is_evaluated() {
+            return Err(Error::NothingToEvaluate {
+                id: p.session_id.clone(),
+                action: "refine",
+            });
+        }
+        Ok(s.refine(&p.keywords, &p.patterns, &p.excludes))
+    }
+}
+
+/// Provenance of a root: the git worktree's top level, `HEAD` and dirtiness
+/// when the root is inside one (via `git`, read-only; absent when git is not installed).
+pub fn root_info(root: &Path) -> Root {
+    let git = |args: &[&str]| -> Option<String> {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let toplevel = git(&["rev-parse", "--show-toplevel"]);
+    let (head, dirty) = if toplevel.is_some() {
+        (
+            git(&["rev-parse", "HEAD"]),
+            git(&["status", "--porcelain", "--untracked-files=no"]).map(|s| !s.is_empty()),
+        )
+    } else {
+        (None, None)
+    };
+    Root {
+        path: root.to_string_lossy().into_owned(),
+        git_toplevel: toplevel,
+        head,
+        dirty,
+    }
+}
+
+/// Shared engine handle for the server.
+pub type SharedEngine = Arc<Engine>;

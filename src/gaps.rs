@@ -1,0 +1,130 @@
+//! Missing context as data.
+//!
+//! Two kinds come from the code itself:
+//! - `undefined_symbol`: a name that a matched definition of a high file calls,
+//!   imports or uses as a type, defined in another file of the tree that is not
+//!   in context yet (`suggested_paths` lists every defining file);
+//! - `uncovered_concept`: an identifier of the task that no high file contains.
+//!
+//! A third, `agent_reported`, comes from `evaluate` judgments. A gap closes when
+//! a file that covers it is in context (tier medium or high).
+
+use crate::corpus::Doc;
+use crate::query::{term_hash, TaskQuery};
+use crate::types::{Gap, Snippet};
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+/// A file in context: path, document, snippets shown for it.
+pub struct InContext<'a> {
+    pub path: &'a str,
+    pub doc: &'a Arc<Doc>,
+    pub snippets: &'a [Snippet],
+    pub is_high: bool,
+}
+
+/// Names this short or this common are never worth a gap.
+const MIN_SYMBOL_LEN: usize = 3;
+/// A name held by more files than this is too common to chase.
+const MAX_HOLDERS: usize = 12;
+/// Gaps per high file.
+const MAX_PER_FILE: usize = 4;
+
+/// Finds the open gaps given the files in context and the whole corpus
+/// (`corpus`: path → document).
+pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &TaskQuery) -> Vec<Gap> {
+    let in_context: HashSet<&str> = context.iter().map(|c| c.path).collect();
+    let mut gaps = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    for c in context
+        .iter()
+        .filter(|c| c.is_high && c.doc.language.is_some())
+    {
+        let syms = c.doc.symbols();
+        let own: HashSet<&str> = syms.definitions.iter().map(|d| d.name.as_str()).collect();
+        let mut found: Vec<(usize, Gap)> = Vec::new();
+        for r in &syms.references {
+            if !matches!(r.kind.as_str(), "call" | "method" | "type" | "import_name")
+                || r.name.len() < MIN_SYMBOL_LEN
+                || own.contains(r.name.as_str())
+                || seen.contains(&r.name)
+                || !c
+                    .snippets
+                    .iter()
+                    .any(|s| s.start_line <= r.line && r.line <= s.end_line)
+            {
+                continue;
+            }
+            let h = term_hash(&r.name);
+            let holders: Vec<(&String, &Arc<Doc>)> = corpus
+                .iter()
+                .filter(|(p, d)| p.as_str() != c.path && d.language.is_some() && d.tf(h) > 0)
+                .take(MAX_HOLDERS + 1)
+                .collect();
+            // Method names (`x.len()`) are ambiguous without the receiver's type:
+            // only chase rare ones.
+            let max = if r.kind == "method" { 3 } else { MAX_HOLDERS };
+            if holders.is_empty() || holders.len() > max {
+                continue;
+            }
+            let definers: Vec<String> = holders
+                .iter()
+                .filter(|(_, d)| d.symbols().defines(&r.name).next().is_some())
+                .map(|(p, _)| (*p).clone())
+                .collect();
+            if definers.is_empty() || definers.iter().any(|p| in_context.contains(p.as_str())) {
+                continue;
+            }
+            seen.insert(r.name.clone());
+            let ambiguous = definers.len() > 1;
+            found.push((
+                holders.len(),
+                Gap {
+                    kind: "undefined_symbol".into(),
+                    description: format!(
+                        "`{}` is used by {} but defined in {}",
+                        r.name,
+                        c.path,
+                        if ambiguous {
+                            format!("{} files (ambiguous)", definers.len())
+                        } else {
+                            definers[0].clone()
+                        }
+                    ),
+                    symbol: Some(r.name.clone()),
+                    referenced_from: Some(format!("{}:{}", c.path, r.line)),
+                    critical: definers.len() <= 3,
+                    suggested_paths: definers,
+                },
+            ));
+        }
+        // Rarest names first: they are the most specific.
+        found.sort_by_key(|(n, _)| *n);
+        gaps.extend(found.into_iter().take(MAX_PER_FILE).map(|(_, g)| g));
+    }
+
+    // Task identifiers (code-like, stated more than once or in the title) that no high file contains.
+    let highs: Vec<&InContext> = context.iter().filter(|c| c.is_high).collect();
+    if !highs.is_empty() {
+        for t in q.terms.iter().filter(|t| t.is_code && t.weight >= 2.0) {
+            if context.iter().any(|c| c.doc.tf(t.hash) > 0) {
+                continue;
+            }
+            let holders: Vec<String> = corpus
+                .iter()
+                .filter(|(_, d)| d.tf(t.hash) > 0)
+                .map(|(p, _)| p.clone())
+                .take(5)
+                .collect();
+            gaps.push(Gap {
+                kind: "uncovered_concept".into(),
+                description: format!("no file in context mentions `{}`", t.text),
+                symbol: Some(t.text.clone()),
+                referenced_from: None,
+                critical: false,
+                suggested_paths: holders,
+            });
+        }
+    }
+    gaps
+}

@@ -1,0 +1,36 @@
+use clap::Parser;
+use ctxloop::cli::{self, Cli, Command};
+use ctxloop::engine::EngineOptions;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // stdout is the protocol in `serve` mode: every log line goes to stderr.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+    let result = match cli.command {
+        Command::Serve { root } => tokio::runtime::Runtime::new()
+            .map_err(anyhow::Error::from)
+            .and_then(|rt| {
+                let r = rt.block_on(ctxloop::server::serve_stdio(EngineOptions { root }));
+                // The blocking stdin reader would keep the runtime alive: end now.
+                rt.shutdown_background();
+                r
+            }),
+        Command::Retrieve(args) => cli::retrieve(args),
+        Command::Bench(args) => ctxloop::bench::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ctxloop: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

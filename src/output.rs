@@ -1,0 +1,240 @@
+//! Output: snippets of the matching definitions, packed into the token budget,
+//! and the text / Markdown renderings of a result.
+//!
+//! Tokens are estimated as bytes / 4 (the usual rule of thumb for code with
+//! BPE tokenizers); the budget covers snippet text only.
+
+use crate::corpus::Doc;
+use crate::query::TaskQuery;
+use crate::score::query_hits;
+use crate::types::{File, RetrieveOutput, Snippet};
+
+/// Estimated tokens of a text.
+pub fn tokens_of(text: &str) -> usize {
+    text.len().div_ceil(4)
+}
+
+/// Longest snippet, in lines; longer definitions are cut around their best match.
+const MAX_SNIPPET_LINES: usize = 60;
+/// Snippets per file.
+const MAX_SNIPPETS: usize = 3;
+
+/// The regions of `doc` that best match the query: the definitions (functions,
+/// methods, classes, constants) with the most query terms, preferring the
+/// smallest definition that matches; files without symbols get a window around
+/// their densest lines. Line numbers are 1-based, inclusive.
+pub fn snippets(doc: &Doc, q: &TaskQuery, defines: &[String]) -> Vec<Snippet> {
+    let lines: Vec<&str> = doc.text.lines().collect();
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    let syms = doc.symbols();
+    let mut regions: Vec<(f64, usize, usize)> = Vec::new();
+    for d in &syms.definitions {
+        if d.kind == "module" || d.kind == "impl" {
+            continue;
+        }
+        let (s, e) = (d.start_line, d.end_line.min(lines.len()));
+        if s == 0 || s > e {
+            continue;
+        }
+        let body = lines[s - 1..e].join("\n");
+        let mut score = query_hits(&body, q);
+        if defines.contains(&d.name) {
+            score += 100.0;
+        }
+        // Prefer tight regions: a class matching only through one method should
+        // yield the method.
+        score /= 1.0 + ((e - s + 1) as f64 / 80.0).ln_1p();
+        if score > 0.0 {
+            regions.push((score, s, e));
+        }
+    }
+    regions.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut chosen: Vec<(usize, usize)> = Vec::new();
+    for &(_, s, e) in &regions {
+        if chosen.len() == MAX_SNIPPETS {
+            break;
+        }
+        if chosen.iter().any(|&(cs, ce)| s <= ce && cs <= e) {
+            continue;
+        }
+        chosen.push((s, e));
+    }
+    if chosen.is_empty() {
+        chosen.push(densest_window(&lines, q));
+    }
+    chosen.sort_unstable();
+    chosen
+        .into_iter()
+        .map(|(s, e)| cut(&lines, s, e, q))
+        .collect()
+}
+
+fn densest_window(lines: &[&str], q: &TaskQuery) -> (usize, usize) {
+    const HALF: usize = 12;
+    let best = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (query_hits(l, q), i))
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
+        .map_or(0, |(_, i)| i);
+    let s = best.saturating_sub(HALF);
+    (s + 1, (best + HALF + 1).min(lines.len()))
+}
+
+/// Cuts a region to `MAX_SNIPPET_LINES`, keeping its first lines (the signature)
+/// and the best-matching part.
+fn cut(lines: &[&str], s: usize, e: usize, q: &TaskQuery) -> Snippet {
+    let (s, e) = if e - s + 1 > MAX_SNIPPET_LINES {
+        let best = (s..=e)
+            .max_by(|&a, &b| {
+                query_hits(lines[a - 1], q)
+                    .total_cmp(&query_hits(lines[b - 1], q))
+                    .then(b.cmp(&a))
+            })
+            .unwrap_or(s);
+        let start = best.saturating_sub(MAX_SNIPPET_LINES / 3).max(s);
+        (start, (start + MAX_SNIPPET_LINES - 1).min(e))
+    } else {
+        (s, e)
+    };
+    Snippet {
+        start_line: s,
+        end_line: e,
+        text: lines[s - 1..e].join("\n"),
+    }
+}
+
+/// Packs snippets into `budget` tokens in rank order. Snippets that do not fit
+/// keep their line range with empty text (a `path:start-end` handle the agent
+/// can open) and are listed in the returned `dropped`. Returns (tokens used, dropped).
+pub fn pack(files: &mut [File], budget: usize) -> (usize, Vec<String>) {
+    let mut used = 0;
+    let mut dropped = Vec::new();
+    for f in files.iter_mut() {
+        for s in &mut f.snippets {
+            let cost = tokens_of(&s.text);
+            if used + cost <= budget {
+                used += cost;
+            } else {
+                dropped.push(format!("{}:{}-{}", f.path, s.start_line, s.end_line));
+                s.text.clear();
+            }
+        }
+    }
+    (used, dropped)
+}
+
+/// Compact text for models that read only text content.
+pub fn render_text(out: &RetrieveOutput) -> String {
+    let mut s = format!(
+        "ctxloop: {} files from {} (stop: {}, {} cycles, {} files walked, {} ms)\n",
+        out.files.len(),
+        out.root.path,
+        out.stop_reason.as_str(),
+        out.cycles.len(),
+        out.stats.files_walked,
+        out.stats.elapsed_ms
+    );
+    for (i, f) in out.files.iter().enumerate() {
+        s.push_str(&format!(
+            "\n{}. {} [{} {:.2}] {}\n",
+            i + 1,
+            f.path,
+            f.tier.as_str(),
+            f.relevance,
+            f.reasons.join("; ")
+        ));
+        for sn in &f.snippets {
+            if sn.text.is_empty() {
+                s.push_str(&format!(
+                    "   {}:{}-{} (left out: budget)\n",
+                    f.path, sn.start_line, sn.end_line
+                ));
+            } else {
+                s.push_str(&format!(
+                    "--- {}:{}-{}\n{}\n",
+                    f.path, sn.start_line, sn.end_line, sn.text
+                ));
+            }
+        }
+    }
+    if !out.gaps.is_empty() {
+        s.push_str("\nGaps:\n");
+        for g in &out.gaps {
+            s.push_str(&format!(
+                "- [{}{}] {}{}\n",
+                g.kind,
+                if g.critical { ", critical" } else { "" },
+                g.description,
+                if g.suggested_paths.is_empty() {
+                    String::new()
+                } else {
+                    format!(" -> {}", g.suggested_paths.join(", "))
+                }
+            ));
+        }
+    }
+    if !out.dropped.is_empty() {
+        s.push_str(&format!(
+            "\nLeft out to stay within the token budget: {}\n",
+            out.dropped.join(", ")
+        ));
+    }
+    s
+}
+
+/// Markdown for people and for sub-agents that read files.
+pub fn render_markdown(out: &RetrieveOutput) -> String {
+    let mut s = format!(
+        "# ctxloop context\n\nRoot: `{}` · stop: `{}` · cycles: {} · files walked: {} · {} ms\n\n| # | file | tier | relevance | why |\n|---|---|---|---|---|\n",
+        out.root.path,
+        out.stop_reason.as_str(),
+        out.cycles.len(),
+        out.stats.files_walked,
+        out.stats.elapsed_ms
+    );
+    for (i, f) in out.files.iter().enumerate() {
+        s.push_str(&format!(
+            "| {} | `{}` | {} | {:.2} | {} |\n",
+            i + 1,
+            f.path,
+            f.tier.as_str(),
+            f.relevance,
+            f.reasons.join("; ").replace('|', "\\|")
+        ));
+    }
+    for f in &out.files {
+        for sn in f.snippets.iter().filter(|sn| !sn.text.is_empty()) {
+            let lang = f.path.rsplit('.').next().unwrap_or("");
+            s.push_str(&format!(
+                "\n## {}:{}-{}\n\n```{}\n{}\n```\n",
+                f.path, sn.start_line, sn.end_line, lang, sn.text
+            ));
+        }
+    }
+    if !out.gaps.is_empty() {
+        s.push_str("\n## Gaps\n\n");
+        for g in &out.gaps {
+            s.push_str(&format!(
+                "- **{}**{}: {} {}\n",
+                g.kind,
+                if g.critical { " (critical)" } else { "" },
+                g.description,
+                g.suggested_paths
+                    .iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    if !out.dropped.is_empty() {
+        s.push_str(&format!(
+            "\nLeft out for the token budget: {}\n",
+            out.dropped.join(", ")
+        ));
+    }
+    s
+}

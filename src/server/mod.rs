@@ -1,0 +1,229 @@
+//! The MCP server: the rmcp handler. Each tool delegates to the engine on a
+//! blocking thread (walking and parsing are CPU work) and returns
+//! `structuredContent` plus a compact text rendering. Logs go to stderr only.
+
+mod prompt;
+
+use crate::engine::{Engine, EngineOptions};
+use crate::error::Error;
+use crate::output;
+use crate::tools::dispatch::DispatchParams;
+use crate::tools::evaluate::EvaluateParams;
+use crate::tools::refine::RefineParams;
+use crate::tools::retrieve::RetrieveParams;
+use crate::types::{DispatchOutput, EvaluateOutput, RefineOutput, RetrieveOutput};
+use rmcp::handler::server::common::schema_for_output;
+use rmcp::handler::server::router::prompt::PromptRouter;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{prompt_handler, tool, tool_handler, tool_router, ServerHandler, ServiceExt};
+use serde::Serialize;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// Instructions sent at initialization: when to use which tool.
+pub const INSTRUCTIONS: &str = "ctxloop finds the source files a coding task needs, ranked with evidence, \
+without an index or network. Use it before grep when you do not yet know which files matter. \
+`retrieve` runs the whole dispatch → evaluate → refine loop in one call: pass the task text (paste \
+error messages and paths verbatim). For step-wise control, `dispatch` starts a session, `evaluate` \
+takes your own 0-1 judgments of the candidates and names missing context (gaps), `refine` builds the \
+next query; stop after 3 cycles or once 3+ files are high and no gap is critical. The prompt \
+`gather_context` spells out that protocol for sub-agents.";
+
+#[derive(Clone)]
+pub struct CtxServer {
+    engine: Arc<Engine>,
+    tool_router: ToolRouter<Self>,
+    prompt_router: PromptRouter<Self>,
+}
+
+fn result<T: Serialize>(value: &T, text: String) -> CallToolResult {
+    let json = serde_json::to_value(value).unwrap_or_default();
+    let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
+    r.structured_content = Some(json);
+    r
+}
+
+fn tool_error(e: Error) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(e.to_string())])
+}
+
+/// Runs engine work off the async executor; a cancelled request stops waiting.
+async fn run<T: Send + 'static>(
+    ct: CancellationToken,
+    f: impl FnOnce() -> Result<T, Error> + Send + 'static,
+) -> Result<T, CallToolResult> {
+    let handle = tokio::task::spawn_blocking(f);
+    tokio::select! {
+        r = handle => match r {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(tool_error(e)),
+            Err(e) => Err(CallToolResult::error(vec![ContentBlock::text(format!("internal error: {e}"))])),
+        },
+        _ = ct.cancelled() => Err(CallToolResult::error(vec![ContentBlock::text("cancelled by the client")])),
+    }
+}
+
+#[tool_router(router = tool_router)]
+impl CtxServer {
+    pub fn new(options: EngineOptions) -> Self {
+        Self::with_engine(Arc::new(Engine::new(options)))
+    }
+
+    pub fn with_engine(engine: Arc<Engine>) -> Self {
+        Self {
+            engine,
+            tool_router: Self::tool_router(),
+            prompt_router: Self::prompt_router(),
+        }
+    }
+
+    #[tool(
+        description = "Find the files a coding task needs: runs dispatch → evaluate → refine (up to 3 cycles) and returns ranked files with 0-1 relevance, tiers, reasons, line-ranged snippets and open gaps. Use before grep when you don't know where to look.",
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = schema_for_output::<RetrieveOutput>()
+    )]
+    async fn retrieve(
+        &self,
+        Parameters(p): Parameters<RetrieveParams>,
+        ct: CancellationToken,
+    ) -> CallToolResult {
+        let engine = self.engine.clone();
+        match run(ct, move || engine.retrieve(p)).await {
+            Ok(out) => result(&out, output::render_text(&out)),
+            Err(e) => e,
+        }
+    }
+
+    #[tool(
+        description = "Step 1 of the loop: start a session (give `task`) or run its next cycle (give `session_id`). Returns ranked candidate files with evidence. Then call `evaluate`.",
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = schema_for_output::<DispatchOutput>()
+    )]
+    async fn dispatch(
+        &self,
+        Parameters(p): Parameters<DispatchParams>,
+        ct: CancellationToken,
+    ) -> CallToolResult {
+        let engine = self.engine.clone();
+        match run(ct, move || engine.dispatch(p)).await {
+            Ok(out) => {
+                let mut text = format!(
+                    "session {} cycle {}: {} candidates ({} files walked)\n",
+                    out.session_id,
+                    out.cycle,
+                    out.candidates.len(),
+                    out.stats.files_walked
+                );
+                for c in &out.candidates {
+                    text.push_str(&format!(
+                        "- {} [{} {:.2}] {}\n",
+                        c.path,
+                        c.tier.as_str(),
+                        c.relevance,
+                        c.reasons.join("; ")
+                    ));
+                }
+                result(&out, text)
+            }
+            Err(e) => e,
+        }
+    }
+
+    #[tool(
+        description = "Step 2: score the session's candidates 0-1 (your `judgments` override the server's), tier them, and name missing context as gaps. Returns `decision`: finalize or refine.",
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = schema_for_output::<EvaluateOutput>()
+    )]
+    async fn evaluate(
+        &self,
+        Parameters(p): Parameters<EvaluateParams>,
+        ct: CancellationToken,
+    ) -> CallToolResult {
+        let engine = self.engine.clone();
+        match run(ct, move || engine.evaluate(p)).await {
+            Ok(out) => {
+                let mut text = format!(
+                    "cycle {}: {} high, decision {}\n",
+                    out.cycle, out.high_count, out.decision
+                );
+                for f in &out.evaluations {
+                    text.push_str(&format!(
+                        "- {} [{} {:.2}]\n",
+                        f.path,
+                        f.tier.as_str(),
+                        f.relevance
+                    ));
+                }
+                for g in &out.gaps {
+                    text.push_str(&format!(
+                        "gap [{}{}] {} {}\n",
+                        g.kind,
+                        if g.critical { ", critical" } else { "" },
+                        g.description,
+                        g.suggested_paths.join(", ")
+                    ));
+                }
+                result(&out, text)
+            }
+            Err(e) => e,
+        }
+    }
+
+    #[tool(
+        description = "Step 3: build the next query from the evaluation (gap symbols, high files' neighbourhood, excludes for low files, plus your additions) and say whether the loop is done. If not done, call `dispatch` with the session_id.",
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = schema_for_output::<RefineOutput>()
+    )]
+    async fn refine(
+        &self,
+        Parameters(p): Parameters<RefineParams>,
+        ct: CancellationToken,
+    ) -> CallToolResult {
+        let engine = self.engine.clone();
+        match run(ct, move || engine.refine(p)).await {
+            Ok(out) => {
+                let text = format!(
+                    "next cycle {}: done={}{}; added keywords: {}; focus: {}; excluded: {}",
+                    out.cycle,
+                    out.done,
+                    out.stop_reason
+                        .map(|r| format!(" ({})", r.as_str()))
+                        .unwrap_or_default(),
+                    out.added.keywords.join(", "),
+                    out.added.focus_areas.join(", "),
+                    out.excluded.join(", ")
+                );
+                result(&out, text)
+            }
+            Err(e) => e,
+        }
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+#[prompt_handler(router = self.prompt_router)]
+impl ServerHandler for CtxServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .build(),
+        )
+        .with_server_info(Implementation::new("ctxloop", env!("CARGO_PKG_VERSION")))
+        .with_instructions(INSTRUCTIONS)
+    }
+}
+
+/// Serves MCP over stdin/stdout until stdin closes or Ctrl-C.
+pub async fn serve_stdio(options: EngineOptions) -> anyhow::Result<()> {
+    let server = CtxServer::new(options);
+    let running = server.serve(rmcp::transport::stdio()).await?;
+    tokio::select! {
+        r = running.waiting() => { r?; }
+        _ = tokio::signal::ctrl_c() => { tracing::info!("interrupted"); }
+    }
+    Ok(())
+}

@@ -1,0 +1,619 @@
+//! A session is the state of one loop: task, query history, evaluations, gaps
+//! and trace. `dispatch`, `evaluate` and `refine` are its three steps; the
+//! `retrieve` tool runs them in a loop on a session of its own.
+//!
+//! Later cycles add what is missing rather than re-rank: a file's relevance is
+//! the best it had in any cycle, and scores from cycles after the first (which
+//! search with pseudo-relevance feedback) are discounted, because re-ranking
+//! the whole list from feedback lowered Acc@1 by up to 2.6 points on the
+//! development set (DESIGN.md §4).
+
+use crate::corpus::{Doc, Skip};
+use crate::engine::{root_info, Engine, LoopConfig};
+use crate::error::{Error, Result};
+use crate::gaps::{self, InContext};
+use crate::output;
+use crate::query::TaskQuery;
+use crate::score::{self, Candidate, Focus, Weights};
+use crate::tools::evaluate::Judgment;
+use crate::types::*;
+use crate::walk::{walk, Filter};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Discount on relevance found in cycles after the first (see module docs).
+const LATER_CYCLE_DISCOUNT: f64 = 0.9;
+/// The loop has converged when the mean relevance of the best `min_high` files
+/// rises by less than this over the previous cycle (the seeds' 0.02).
+const CONVERGED_DELTA: f64 = 0.02;
+/// Candidates a dispatch evaluates (the best ones by server score).
+const CANDIDATES_PER_CYCLE: usize = 30;
+/// Relevance floor of a file that would close a gap: related context (medium),
+/// after the later-cycle discount.
+const GAP_FLOOR: f64 = 0.62;
+/// Share of the best raw score given to files next to a high file.
+const DIR_FOCUS_BOOST: f64 = 0.05;
+
+/// What the session knows about one file.
+#[derive(Debug, Clone)]
+struct Kept {
+    relevance: f64,
+    reasons: Vec<String>,
+    defines: Vec<String>,
+    /// Set when the agent judged this file: its value wins.
+    judged: bool,
+}
+
+pub struct Session {
+    pub id: String,
+    pub config: LoopConfig,
+    root: Root,
+    query: Query,
+    /// Gap symbols added by `refine` (weighed as feedback, not as agent keywords).
+    feedback: Vec<String>,
+    focus: Focus,
+    cycle: usize,
+    files: BTreeMap<String, Kept>,
+    returned: HashMap<String, f64>,
+    candidates: Vec<String>,
+    evaluated: bool,
+    gaps: Vec<Gap>,
+    agent_gaps: Vec<Gap>,
+    trace: Vec<Cycle>,
+    history: Vec<f64>,
+    stats: Stats,
+    done: Option<StopReason>,
+    corpus: BTreeMap<String, Arc<Doc>>,
+    task_query: TaskQuery,
+}
+
+impl Session {
+    pub fn new(id: String, config: LoopConfig) -> Session {
+        let query = Query {
+            patterns: config.patterns.clone(),
+            keywords: config.keywords.clone(),
+            excludes: config.excludes.clone(),
+            focus_areas: Vec::new(),
+        };
+        Session {
+            id,
+            root: root_info(&config.root),
+            task_query: TaskQuery::new(&config.task, &config.keywords),
+            config,
+            query,
+            feedback: Vec::new(),
+            focus: Focus::default(),
+            cycle: 0,
+            files: BTreeMap::new(),
+            returned: HashMap::new(),
+            candidates: Vec::new(),
+            evaluated: false,
+            gaps: Vec::new(),
+            agent_gaps: Vec::new(),
+            trace: Vec::new(),
+            history: Vec::new(),
+            stats: Stats::default(),
+            done: None,
+            corpus: BTreeMap::new(),
+        }
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.done.is_some()
+    }
+
+    pub fn is_evaluated(&self) -> bool {
+        self.evaluated
+    }
+
+    /// DISPATCH: walk the tree as it is now, score it with the current query,
+    /// and keep the best candidates not already returned.
+    pub fn dispatch(
+        &mut self,
+        engine: &Engine,
+        patterns: &[String],
+        keywords: &[String],
+        excludes: &[String],
+    ) -> Result<DispatchOutput> {
+        extend(&mut self.query.patterns, patterns);
+        extend(&mut self.query.keywords, keywords);
+        extend(&mut self.query.excludes, excludes);
+        let filter = Filter::new(&self.query.patterns, &self.query.excludes)?;
+        self.cycle += 1;
+        self.evaluated = false;
+        self.done = None;
+        let agent: Vec<String> = self
+            .query
+            .keywords
+            .iter()
+            .filter(|k| !self.feedback.contains(k))
+            .cloned()
+            .collect();
+        self.task_query = TaskQuery::with_feedback(&self.config.task, &agent, &self.feedback);
+
+        let entries = walk(&self.config.root);
+        let mut stats = Stats {
+            files_walked: entries.len(),
+            ..Stats::default()
+        };
+        let loaded = engine.corpus.load(entries);
+        let mut docs: Vec<(String, Arc<Doc>, bool)> = Vec::with_capacity(loaded.len());
+        for l in loaded {
+            match l.doc {
+                Ok(doc) => {
+                    let allowed = filter.is_match(&l.entry.rel);
+                    if !allowed {
+                        stats.skipped.ignored += 1;
+                    }
+                    docs.push((l.entry.rel, doc, allowed));
+                }
+                Err(Skip::Binary) => stats.skipped.binary += 1,
+                Err(Skip::TooLarge) => stats.skipped.too_large += 1,
+                Err(Skip::Minified) => stats.skipped.minified += 1,
+                Err(Skip::Unreadable) => stats.skipped.unreadable += 1,
+            }
+        }
+        stats.files_scored = docs.iter().filter(|d| d.2).count();
+        let cands: Vec<Candidate> = docs
+            .iter()
+            .map(|(rel, doc, allowed)| Candidate {
+                rel,
+                doc,
+                allowed: *allowed,
+            })
+            .collect();
+        let scored = score::score(&cands, &self.task_query, &self.focus, &Weights::default());
+
+        let discount = if self.cycle > 1 {
+            LATER_CYCLE_DISCOUNT
+        } else {
+            1.0
+        };
+        self.candidates.clear();
+        let mut out_cands = Vec::new();
+        for s in scored
+            .iter()
+            .take(CANDIDATES_PER_CYCLE.max(self.config.limit))
+        {
+            let path = cands[s.idx].rel.to_string();
+            let relevance = (s.relevance * discount * 1000.0).round() / 1000.0;
+            let kept = self.files.entry(path.clone()).or_insert(Kept {
+                relevance: 0.0,
+                reasons: Vec::new(),
+                defines: Vec::new(),
+                judged: false,
+            });
+            if !kept.judged && relevance > kept.relevance {
+                kept.relevance = relevance;
+                kept.reasons = s.reasons.clone();
+                kept.defines = s.defines.clone();
+            }
+            // Files returned earlier are not new unless their score changed.
+            let changed = self
+                .returned
+                .get(&path)
+                .is_none_or(|&r| (r - kept.relevance).abs() > 0.05);
+            if changed {
+                self.candidates.push(path.clone());
+                if out_cands.len() < self.config.limit {
+                    out_cands.push(File {
+                        path,
+                        relevance: kept.relevance,
+                        tier: Tier::of(kept.relevance, self.config.high_threshold),
+                        reasons: kept.reasons.clone(),
+                        snippets: Vec::new(),
+                    });
+                }
+            }
+        }
+        self.corpus = docs.into_iter().map(|(p, d, _)| (p, d)).collect();
+        self.stats = stats.clone();
+        Ok(DispatchOutput {
+            session_id: self.id.clone(),
+            cycle: self.cycle,
+            query: self.query.clone(),
+            candidates: out_cands,
+            stats,
+        })
+    }
+
+    /// EVALUATE: apply the agent's judgments, find the gaps, decide.
+    pub fn evaluate(&mut self, judgments: &[Judgment]) -> Result<EvaluateOutput> {
+        if self.cycle == 0 {
+            return Err(Error::NothingToEvaluate {
+                id: self.id.clone(),
+                action: "evaluate",
+            });
+        }
+        for j in judgments {
+            if !(0.0..=1.0).contains(&j.relevance) {
+                return Err(Error::InvalidJudgment {
+                    path: j.path.clone(),
+                    reason: format!("relevance {} is not in [0, 1]", j.relevance),
+                });
+            }
+            let path = j
+                .path
+                .replace('\\', "/")
+                .trim_start_matches("./")
+                .to_string();
+            if !self.corpus.contains_key(&path) {
+                return Err(Error::InvalidJudgment {
+                    path: j.path.clone(),
+                    reason: "no such file under the session's root; use a path exactly as dispatch returned it".into(),
+                });
+            }
+            let kept = self.files.entry(path.clone()).or_insert(Kept {
+                relevance: 0.0,
+                reasons: Vec::new(),
+                defines: Vec::new(),
+                judged: false,
+            });
+            kept.relevance = j.relevance;
+            kept.judged = true;
+            kept.reasons
+                .push(format!("agent judged {:.2}", j.relevance));
+            if !self.candidates.contains(&path) {
+                self.candidates.push(path.clone());
+            }
+            if let Some(m) = j.missing_context.as_ref().filter(|m| !m.trim().is_empty()) {
+                self.agent_gaps.push(Gap {
+                    kind: "agent_reported".into(),
+                    description: m.clone(),
+                    symbol: None,
+                    referenced_from: Some(path.clone()),
+                    suggested_paths: Vec::new(),
+                    critical: true,
+                });
+            }
+        }
+        let ranked = self.ranked();
+        let threshold = self.config.high_threshold;
+        let high_count = ranked
+            .iter()
+            .filter(|(_, k)| k.relevance >= threshold)
+            .count();
+
+        // Gaps from the files in context (the best `limit`, medium or high).
+        let context_paths: Vec<(String, bool)> = ranked
+            .iter()
+            .take(self.config.limit)
+            .filter(|(_, k)| k.relevance >= 0.5_f64.min(threshold))
+            .map(|(p, k)| (p.clone(), k.relevance >= threshold))
+            .collect();
+        let snippets: Vec<Vec<Snippet>> = context_paths
+            .iter()
+            .map(|(p, _)| {
+                let k = &self.files[p];
+                output::snippets(&self.corpus[p], &self.task_query, &k.defines)
+            })
+            .collect();
+        let context: Vec<InContext> = context_paths
+            .iter()
+            .zip(&snippets)
+            .map(|((p, high), sn)| InContext {
+                path: p,
+                doc: &self.corpus[p],
+                snippets: sn,
+                is_high: *high,
+            })
+            .collect();
+        let mut gaps = gaps::find(&context, &self.corpus, &self.task_query);
+        // Agent-reported gaps stay open until the agent's next judgments.
+        gaps.append(&mut self.agent_gaps);
+        self.gaps = gaps;
+
+        let top_mean = {
+            let n = self.config.min_high.max(1);
+            ranked.iter().take(n).map(|(_, k)| k.relevance).sum::<f64>() / n as f64
+        };
+        let critical = self.gaps.iter().any(|g| g.critical);
+        let context_tokens: usize = snippets
+            .iter()
+            .flatten()
+            .map(|s| output::tokens_of(&s.text))
+            .sum();
+        let (stop, why) = if ranked.is_empty() {
+            (
+                Some(StopReason::NoCandidates),
+                "nothing matched the query".to_string(),
+            )
+        } else if high_count >= self.config.min_high && !critical {
+            (
+                Some(StopReason::Sufficient),
+                format!("{high_count} high files and no critical gap"),
+            )
+        } else if self.cycle >= self.config.max_cycles {
+            (
+                Some(StopReason::MaxCycles),
+                format!("{} cycles ran", self.cycle),
+            )
+        } else if self
+            .history
+            .last()
+            .is_some_and(|&prev| top_mean - prev < CONVERGED_DELTA)
+        {
+            (
+                Some(StopReason::Converged),
+                format!("best scores rose by less than {CONVERGED_DELTA}"),
+            )
+        } else if context_tokens > self.config.budget_tokens && !critical {
+            (
+                Some(StopReason::Budget),
+                format!("context already fills {} tokens", self.config.budget_tokens),
+            )
+        } else {
+            (
+                None,
+                format!(
+                    "{high_count} high files (need {}), {} critical gaps",
+                    self.config.min_high,
+                    self.gaps.iter().filter(|g| g.critical).count()
+                ),
+            )
+        };
+        self.history.push(top_mean);
+        self.done = stop;
+        self.evaluated = true;
+        let decision = format!(
+            "{}: {why}",
+            if stop.is_some() { "finalize" } else { "refine" }
+        );
+        let evaluations: Vec<File> = self
+            .candidates
+            .iter()
+            .filter_map(|p| self.files.get(p).map(|k| (p, k)))
+            .map(|(p, k)| File {
+                path: p.clone(),
+                relevance: k.relevance,
+                tier: Tier::of(k.relevance, threshold),
+                reasons: k.reasons.clone(),
+                snippets: Vec::new(),
+            })
+            .collect();
+        for f in &evaluations {
+            self.returned.insert(f.path.clone(), f.relevance);
+        }
+        self.trace.push(Cycle {
+            cycle: self.cycle,
+            query: self.query.clone(),
+            top: ranked
+                .iter()
+                .take(5)
+                .map(|(p, k)| Scored {
+                    path: p.clone(),
+                    relevance: k.relevance,
+                })
+                .collect(),
+            gaps: self.gaps.clone(),
+            decision: decision.clone(),
+        });
+        Ok(EvaluateOutput {
+            session_id: self.id.clone(),
+            cycle: self.cycle,
+            evaluations,
+            gaps: self.gaps.clone(),
+            high_count,
+            decision: decision.split(':').next().unwrap_or("refine").to_string(),
+        })
+    }
+
+    /// REFINE: target the gaps, focus on the high files' neighbourhood, exclude
+    /// confidently low candidates, plus what the agent adds.
+    pub fn refine(
+        &mut self,
+        keywords: &[String],
+        patterns: &[String],
+        excludes: &[String],
+    ) -> RefineOutput {
+        let mut added = Added::default();
+        let mut excluded = Vec::new();
+        let threshold = self.config.high_threshold;
+        for g in &self.gaps {
+            if let (Some(sym), "undefined_symbol") = (&g.symbol, g.kind.as_str()) {
+                if !self.query.keywords.contains(sym) {
+                    self.query.keywords.push(sym.clone());
+                    self.feedback.push(sym.clone());
+                    added.keywords.push(format!(
+                        "{sym}: used by a high file, defined elsewhere ({})",
+                        g.referenced_from.as_deref().unwrap_or("?")
+                    ));
+                }
+                for p in &g.suggested_paths {
+                    if !self.query.focus_areas.contains(p) {
+                        self.query.focus_areas.push(p.clone());
+                        self.focus.floors.push((
+                            p.clone(),
+                            GAP_FLOOR,
+                            format!(
+                                "defines `{sym}`, used by {}",
+                                g.referenced_from.as_deref().unwrap_or("a high file")
+                            ),
+                        ));
+                        added.focus_areas.push(format!("{p}: defines {sym}"));
+                    }
+                }
+            }
+        }
+        let highs: Vec<String> = self
+            .ranked()
+            .into_iter()
+            .filter(|(_, k)| k.relevance >= threshold)
+            .map(|(p, _)| p)
+            .collect();
+        for h in &highs {
+            if let Some((dir, _)) = h.rsplit_once('/') {
+                let dir = format!("{dir}/");
+                if !self.query.focus_areas.contains(&dir) {
+                    self.query.focus_areas.push(dir.clone());
+                    self.focus.boosts.push((
+                        dir.clone(),
+                        DIR_FOCUS_BOOST,
+                        format!("next to high file {h}"),
+                    ));
+                    added
+                        .focus_areas
+                        .push(format!("{dir}: directory of high file {h}"));
+                }
+            }
+        }
+        for p in &self.candidates {
+            let Some(k) = self.files.get(p) else { continue };
+            let wanted = self.query.focus_areas.contains(p);
+            if k.relevance < 0.3
+                && !wanted
+                && excluded.len() < 10
+                && !self.query.excludes.contains(p)
+            {
+                excluded.push(format!("{p}: relevance {:.2}", k.relevance));
+                self.query.excludes.push(p.clone());
+            }
+        }
+        for k in keywords {
+            if !k.trim().is_empty() && !self.query.keywords.contains(k) {
+                self.query.keywords.push(k.clone());
+                added.keywords.push(format!("{k}: from the agent"));
+            }
+        }
+        extend(&mut self.query.patterns, patterns);
+        for e in excludes {
+            if !self.query.excludes.contains(e) {
+                self.query.excludes.push(e.clone());
+                excluded.push(format!("{e}: from the agent"));
+            }
+        }
+        RefineOutput {
+            session_id: self.id.clone(),
+            cycle: self.cycle + 1,
+            query: self.query.clone(),
+            added,
+            excluded,
+            done: self.done.is_some(),
+            stop_reason: self.done,
+            files: self
+                .ranked()
+                .into_iter()
+                .take(self.config.limit)
+                .map(|(p, k)| Scored {
+                    path: p,
+                    relevance: k.relevance,
+                })
+                .collect(),
+        }
+    }
+
+    /// Files known to the session, best first.
+    fn ranked(&self) -> Vec<(String, Kept)> {
+        let mut v: Vec<(String, Kept)> = self
+            .files
+            .iter()
+            .filter(|(_, k)| k.relevance > 0.0)
+            .map(|(p, k)| (p.clone(), k.clone()))
+            .collect();
+        v.sort_by(|a, b| b.1.relevance.total_cmp(&a.1.relevance).then(a.0.cmp(&b.0)));
+        v
+    }
+
+    /// The loop's answer: the best `limit` files with snippets packed into the budget.
+    pub fn result(&self) -> RetrieveOutput {
+        let threshold = self.config.high_threshold;
+        let mut files: Vec<File> = self
+            .ranked()
+            .into_iter()
+            .take(self.config.limit)
+            .map(|(p, k)| {
+                let snippets = self
+                    .corpus
+                    .get(&p)
+                    .map(|d| output::snippets(d, &self.task_query, &k.defines))
+                    .unwrap_or_default();
+                File {
+                    tier: Tier::of(k.relevance, threshold),
+                    relevance: k.relevance,
+                    reasons: k.reasons,
+                    snippets,
+                    path: p,
+                }
+            })
+            .collect();
+        let (tokens, dropped) = output::pack(&mut files, self.config.budget_tokens);
+        RetrieveOutput {
+            files,
+            gaps: self.gaps.clone(),
+            stop_reason: self.done.unwrap_or(StopReason::MaxCycles),
+            cycles: self.trace.clone(),
+            root: self.root.clone(),
+            stats: self.stats.clone(),
+            dropped,
+            tokens,
+        }
+    }
+}
+
+fn extend(v: &mut Vec<String>, add: &[String]) {
+    for a in add {
+        if !a.trim().is_empty() && !v.contains(a) {
+            v.push(a.clone());
+        }
+    }
+}
+
+/// At most this many sessions are kept; the least recently used goes first.
+pub const MAX_SESSIONS: usize = 64;
+/// A session unused for this long expires.
+pub const SESSION_TTL: Duration = Duration::from_secs(30 * 60);
+
+/// The session store: bounded in number and age.
+#[derive(Default)]
+pub struct Sessions {
+    inner: Mutex<SessionMap>,
+}
+
+#[derive(Default)]
+struct SessionMap {
+    map: HashMap<String, (Instant, Arc<Mutex<Session>>)>,
+    next: u64,
+}
+
+impl Sessions {
+    pub fn create(&self, config: LoopConfig) -> Arc<Mutex<Session>> {
+        let mut inner = self.inner.lock().expect("sessions poisoned");
+        inner.map.retain(|_, (t, _)| t.elapsed() < SESSION_TTL);
+        while inner.map.len() >= MAX_SESSIONS {
+            let oldest = inner
+                .map
+                .iter()
+                .min_by_key(|(_, (t, _))| *t)
+                .map(|(k, _)| k.clone());
+            match oldest {
+                Some(k) => inner.map.remove(&k),
+                None => break,
+            };
+        }
+        inner.next += 1;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let id = format!("s{}-{:08x}", inner.next, nanos ^ (std::process::id() << 8));
+        let s = Arc::new(Mutex::new(Session::new(id.clone(), config)));
+        inner.map.insert(id, (Instant::now(), s.clone()));
+        s
+    }
+
+    pub fn get(&self, id: &str) -> Result<Arc<Mutex<Session>>> {
+        let mut inner = self.inner.lock().expect("sessions poisoned");
+        inner.map.retain(|_, (t, _)| t.elapsed() < SESSION_TTL);
+        match inner.map.get_mut(id) {
+            Some((t, s)) => {
+                *t = Instant::now();
+                Ok(s.clone())
+            }
+            None => Err(Error::UnknownSession {
+                id: id.to_string(),
+                ttl_minutes: SESSION_TTL.as_secs() / 60,
+                max: MAX_SESSIONS,
+            }),
+        }
+    }
+}

@@ -1,0 +1,41 @@
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Input of `dispatch`: start a session (with `task`) or run its next cycle (with `session_id`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DispatchParams {
+    /// Session to continue. Omit it (and give `task`) to start a new session.
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// The coding task; required when starting a session, ignored when continuing one.
+    #[serde(default)]
+    pub task: Option<String>,
+    /// Directory to search when starting a session (default: the server's root).
+    #[serde(default)]
+    pub root: Option<String>,
+    /// Include globs to add, gitignore-style, relative to the root.
+    #[serde(default)]
+    pub patterns: Vec<String>,
+    /// Search terms to add.
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// Exclude globs or paths to add.
+    #[serde(default)]
+    pub excludes: Vec<String>,
+    /// When starting: maximum cycles, 1-10 (default 3).
+    #[serde(default)]
+    pub max_cycles: Option<usize>,
+    /// When starting: high-tier files needed to stop, 1-50 (default 3).
+    #[serde(default)]
+    pub min_high: Option<usize>,
+    /// When starting: relevance at or above which a file is high, 0.05-1.0 (default 0.7).
+    #[serde(default)]
+    pub high_threshold: Option<f64>,
+    /// Candidates returned per cycle, 1-100 (default 10).
+    #[serde(default)]
+    pub limit: Option<usize>,
+    /// When starting: token budget for snippets, 100-20000 (default 6000).
+    #[serde(default)]
+    pub budget_tokens: Option<usize>,
+}

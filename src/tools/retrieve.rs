@@ -1,0 +1,40 @@
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Input of `retrieve`: the whole dispatch → evaluate → refine loop in one call.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RetrieveParams {
+    /// The coding task in natural language, e.g. "fix the token expiry bug". Paths,
+    /// identifiers and stack traces in it are used.
+    pub task: String,
+    /// Directory to search (absolute, or relative to the server's root). Default:
+    /// the server's --root, else its working directory.
+    #[serde(default)]
+    pub root: Option<String>,
+    /// Include globs, gitignore-style, relative to the root (e.g. "src/**/*.py"). Default: all files.
+    #[serde(default)]
+    pub patterns: Vec<String>,
+    /// Extra search terms (identifiers, names) to weigh like the task's title.
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// Exclude globs or paths (e.g. "tests", "*.md").
+    #[serde(default)]
+    pub excludes: Vec<String>,
+    /// Maximum cycles, 1-10 (default 3).
+    #[serde(default)]
+    pub max_cycles: Option<usize>,
+    /// High-tier files needed to stop early, 1-50 (default 3).
+    #[serde(default)]
+    pub min_high: Option<usize>,
+    /// Relevance at or above which a file is high tier, 0.05-1.0 (default 0.7).
+    #[serde(default)]
+    pub high_threshold: Option<f64>,
+    /// Files returned, 1-100 (default 10).
+    #[serde(default)]
+    pub limit: Option<usize>,
+    /// Token budget for snippet text (tokens ~ bytes/4), 100-20000 (default 6000).
+    /// Snippets past it become `path:start-end` handles listed in `dropped`.
+    #[serde(default)]
+    pub budget_tokens: Option<usize>,
+}

@@ -1,0 +1,282 @@
+//! The result shapes of DESIGN.md §2, shared by the MCP tools and the CLI.
+//!
+//! Paths are relative to the searched root and `/`-separated; line numbers are
+//! 1-based and inclusive. Every struct derives `JsonSchema`, so the doc comments
+//! here become the `outputSchema` descriptions agents see.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Relevance tier of a file. `high` >= the high threshold (0.7 by default),
+/// `medium` >= 0.5, `low` below.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    /// Directly implements the target of the task.
+    High,
+    /// Related types, callers or patterns.
+    Medium,
+    /// Probably not needed.
+    Low,
+}
+
+impl Tier {
+    /// Tier of a relevance score given the high threshold (medium starts at 0.5,
+    /// or at the high threshold when that is lower).
+    pub fn of(relevance: f64, high_threshold: f64) -> Tier {
+        if relevance >= high_threshold {
+            Tier::High
+        } else if relevance >= 0.5_f64.min(high_threshold) {
+            Tier::Medium
+        } else {
+            Tier::Low
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::High => "high",
+            Tier::Medium => "medium",
+            Tier::Low => "low",
+        }
+    }
+}
+
+/// A slice of a file: the definition or region that matched.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Snippet {
+    /// First line, 1-based, inclusive.
+    pub start_line: usize,
+    /// Last line, 1-based, inclusive.
+    pub end_line: usize,
+    /// The lines' text. Empty when the snippet was degraded to a `path:start-end`
+    /// handle to stay inside the token budget.
+    pub text: String,
+}
+
+/// A ranked file with its evidence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct File {
+    /// Path relative to the root, `/`-separated.
+    pub path: String,
+    /// Calibrated relevance in [0, 1].
+    pub relevance: f64,
+    /// Tier derived from `relevance`.
+    pub tier: Tier,
+    /// Human-readable evidence: matched terms, definitions, path matches, graph edges.
+    pub reasons: Vec<String>,
+    /// Matching regions with 1-based inclusive line ranges, packed into the token budget.
+    pub snippets: Vec<Snippet>,
+}
+
+/// Missing context, as data.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Gap {
+    /// `undefined_symbol` (a high file uses an identifier defined in a file not in
+    /// context), `uncovered_concept` (a query concept no high file covers) or
+    /// `agent_reported` (from an agent's `missing_context`).
+    pub kind: String,
+    /// One sentence saying what is missing.
+    pub description: String,
+    /// The identifier concerned, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    /// Where the need was seen, as `path:line` (1-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referenced_from: Option<String>,
+    /// Files that would close the gap (e.g. the files defining `symbol`).
+    pub suggested_paths: Vec<String>,
+    /// When true the loop cannot be called sufficient while this gap is open.
+    pub critical: bool,
+}
+
+/// What one DISPATCH searches with.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Query {
+    /// Include globs (gitignore syntax, relative to the root). Empty = every file.
+    pub patterns: Vec<String>,
+    /// Search terms: identifiers are kept whole and split into their parts.
+    pub keywords: Vec<String>,
+    /// Exclude globs or paths.
+    pub excludes: Vec<String>,
+    /// Paths, directories or modules to favour (from the task text or from high files).
+    pub focus_areas: Vec<String>,
+}
+
+/// A file and its score, as kept in the trace.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Scored {
+    /// Path relative to the root.
+    pub path: String,
+    /// Calibrated relevance in [0, 1].
+    pub relevance: f64,
+}
+
+/// One DISPATCH → EVALUATE → REFINE pass.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Cycle {
+    /// 1-based cycle number.
+    pub cycle: usize,
+    /// The query this cycle searched with.
+    pub query: Query,
+    /// Best files of the cycle (at most 5).
+    pub top: Vec<Scored>,
+    /// Gaps open after the cycle.
+    pub gaps: Vec<Gap>,
+    /// `finalize` or `refine`, with the reason after a colon.
+    pub decision: String,
+}
+
+/// The tree that answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Root {
+    /// Absolute, canonical path searched.
+    pub path: String,
+    /// Top level of the git worktree containing `path`, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git_toplevel: Option<String>,
+    /// Commit id of `HEAD` of that worktree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
+    /// Whether the worktree has uncommitted changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dirty: Option<bool>,
+}
+
+/// Files skipped by kind.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Skipped {
+    /// Files with NUL bytes in their first 8 KiB.
+    pub binary: usize,
+    /// Files above the size limit (1 MiB).
+    pub too_large: usize,
+    /// Minified or generated files (very long lines).
+    pub minified: usize,
+    /// Files that could not be read (permissions, vanished mid-walk).
+    pub unreadable: usize,
+    /// Files excluded by the query's globs (ignore files and hidden files are not counted).
+    pub ignored: usize,
+}
+
+/// Work done by a call.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Stats {
+    /// Files seen by the walker after ignore rules.
+    pub files_walked: usize,
+    /// Files scored (text files that passed the filters).
+    pub files_scored: usize,
+    /// Files skipped, by kind.
+    pub skipped: Skipped,
+    /// Wall time of the call in milliseconds.
+    pub elapsed_ms: u64,
+}
+
+/// Why the loop stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// At least `min_high` high files and no critical gap.
+    Sufficient,
+    /// `max_cycles` cycles ran.
+    MaxCycles,
+    /// The best score improved by less than 0.02 over the previous cycle.
+    Converged,
+    /// The token budget is full.
+    Budget,
+    /// Nothing matched the query.
+    NoCandidates,
+}
+
+impl StopReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StopReason::Sufficient => "sufficient",
+            StopReason::MaxCycles => "max_cycles",
+            StopReason::Converged => "converged",
+            StopReason::Budget => "budget",
+            StopReason::NoCandidates => "no_candidates",
+        }
+    }
+}
+
+/// Result of `retrieve`: the whole loop in one call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RetrieveOutput {
+    /// Files ranked by relevance, best first (at most `limit`).
+    pub files: Vec<File>,
+    /// Gaps still open when the loop stopped.
+    pub gaps: Vec<Gap>,
+    /// Why the loop stopped.
+    pub stop_reason: StopReason,
+    /// One entry per cycle.
+    pub cycles: Vec<Cycle>,
+    /// The tree searched.
+    pub root: Root,
+    /// Work done.
+    pub stats: Stats,
+    /// Files or snippets left out to stay inside `budget_tokens`, as `path:start-end` handles.
+    pub dropped: Vec<String>,
+    /// Estimated tokens of the returned snippets (bytes / 4).
+    pub tokens: usize,
+}
+
+/// Result of `dispatch`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DispatchOutput {
+    /// Pass this to `evaluate`, `refine` and the next `dispatch`.
+    pub session_id: String,
+    /// 1-based cycle this dispatch ran.
+    pub cycle: usize,
+    /// The query used.
+    pub query: Query,
+    /// Candidates ranked by the server's score, with evidence. Files returned by an
+    /// earlier cycle are left out unless their score changed.
+    pub candidates: Vec<File>,
+    /// Work done.
+    pub stats: Stats,
+}
+
+/// Result of `evaluate`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EvaluateOutput {
+    pub session_id: String,
+    pub cycle: usize,
+    /// Every candidate of the cycle with its final relevance (agent judgments applied).
+    pub evaluations: Vec<File>,
+    /// Missing context.
+    pub gaps: Vec<Gap>,
+    /// Number of files in the session at or above the high threshold.
+    pub high_count: usize,
+    /// `finalize` (enough context) or `refine` (call `refine`, then `dispatch`).
+    pub decision: String,
+}
+
+/// What `refine` added to the query.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Added {
+    /// New keywords with the reason for each (`term: why`).
+    pub keywords: Vec<String>,
+    /// New include patterns / focus areas with reasons.
+    pub focus_areas: Vec<String>,
+}
+
+/// Result of `refine`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RefineOutput {
+    pub session_id: String,
+    /// The cycle the next `dispatch` will run.
+    pub cycle: usize,
+    /// The query for the next cycle.
+    pub query: Query,
+    /// What was added and why.
+    pub added: Added,
+    /// Paths excluded from now on, with reasons.
+    pub excluded: Vec<String>,
+    /// True when the loop should stop.
+    pub done: bool,
+    /// Why it stopped, when `done`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<StopReason>,
+    /// Files kept by the session so far, best first.
+    pub files: Vec<Scored>,
+}
