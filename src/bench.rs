@@ -1157,7 +1157,7 @@ impl Report {
             self.config.depth,
             self.config.max_cycles
         );
-        out.push_str(&align(&header, &rows));
+        out.push_str(&align(&header, &rows, 2));
         let _ = writeln!(out);
         let _ = writeln!(out, "Acc@k, R@k in %: all gold files in the top k / share of gold files in the top k; MRR over the top {}.", self.config.depth);
         let _ = writeln!(out, "bm25: {BM25_DESCRIPTION}.");
@@ -1246,7 +1246,7 @@ impl Report {
                 row
             })
             .collect();
-        format!("\n{}", align(&header, &rows))
+        format!("\n{}", align(&header, &rows, 1))
     }
 }
 
@@ -1258,8 +1258,8 @@ fn format_ms(ms: f64) -> String {
     }
 }
 
-/// Text columns: the first two left-aligned, the rest right-aligned.
-fn align(header: &[String], rows: &[Vec<String>]) -> String {
+/// Text columns: the first `left` left-aligned, the rest right-aligned.
+fn align(header: &[String], rows: &[Vec<String>], left: usize) -> String {
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
@@ -1272,7 +1272,7 @@ fn align(header: &[String], rows: &[Vec<String>]) -> String {
             if i > 0 {
                 s.push_str("  ");
             }
-            if i < 2 {
+            if i < left {
                 let _ = write!(s, "{cell:<w$}");
             } else {
                 let _ = write!(s, "{cell:>w$}");

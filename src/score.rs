@@ -6,6 +6,7 @@
 //! where they come from is noted on each field.
 
 use crate::corpus::Doc;
+use crate::lang::Symbols;
 use crate::query::{for_each_term, term_hash, TaskQuery};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -35,6 +36,13 @@ pub struct Weights {
     pub init_prior: f64,
     /// Files parsed with tree-sitter per scoring pass (the lexically best ones).
     pub parse_cap: usize,
+    /// Share of a top file's score given to a file that uses its definitions
+    /// (DESIGN.md §4: propagation above a small weight let hub modules take over,
+    /// so it flows only from the best few files, through rare names, to files
+    /// with lexical evidence of their own).
+    pub neighbour: f64,
+    /// Files relevance flows from.
+    pub neighbour_sources: usize,
 }
 
 impl Default for Weights {
@@ -50,6 +58,8 @@ impl Default for Weights {
             aside_prior: 0.6,
             init_prior: 0.85,
             parse_cap: 150,
+            neighbour: 0.3,
+            neighbour_sources: 3,
         }
     }
 }
@@ -146,9 +156,7 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
         .collect();
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
 
-    definition_pass(cands, q, w, &mut scored, n);
-    explicit_pass(cands, q, focus, w, &mut scored);
-
+    let parsed = definition_pass(cands, q, w, &mut scored, n);
     for s in &mut scored {
         let prior = prior(cands[s.idx].rel, w);
         if prior.0 < 1.0 {
@@ -156,6 +164,9 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
             s.reasons.push(format!("{} (x{:.2})", prior.1, prior.0));
         }
     }
+    neighbour_pass(cands, w, &mut scored, &parsed);
+    explicit_pass(cands, q, focus, w, &mut scored);
+
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
     calibrate(&mut scored, cands, q);
     for s in scored.iter_mut() {
@@ -175,7 +186,13 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
 /// Files that *define* a task identifier outrank files that only mention it.
 /// Only the lexically best `parse_cap` files (and files holding a rare task
 /// identifier) are parsed, so cost stays bounded on large trees.
-fn definition_pass(cands: &[Candidate], q: &TaskQuery, w: &Weights, scored: &mut [Scored], n: f64) {
+fn definition_pass(
+    cands: &[Candidate],
+    q: &TaskQuery,
+    w: &Weights,
+    scored: &mut [Scored],
+    n: f64,
+) -> HashMap<usize, Arc<Symbols>> {
     let idents: Vec<(&str, u64, f64)> = q
         .identifiers
         .iter()
@@ -185,9 +202,6 @@ fn definition_pass(cands: &[Candidate], q: &TaskQuery, w: &Weights, scored: &mut
             Some((id.as_str(), h, term.weight))
         })
         .collect();
-    if idents.is_empty() {
-        return;
-    }
     let mut to_parse: HashSet<usize> = scored
         .iter()
         .take(w.parse_cap)
@@ -207,7 +221,7 @@ fn definition_pass(cands: &[Candidate], q: &TaskQuery, w: &Weights, scored: &mut
             to_parse.extend(holders);
         }
     }
-    let parsed: HashMap<usize, Arc<crate::lang::Symbols>> = to_parse
+    let parsed: HashMap<usize, Arc<Symbols>> = to_parse
         .into_par_iter()
         .map(|i| (i, cands[i].doc.symbols()))
         .collect();
@@ -240,6 +254,98 @@ fn definition_pass(cands: &[Candidate], q: &TaskQuery, w: &Weights, scored: &mut
             }
         }
         s.raw += bonus;
+    }
+    parsed
+}
+
+/// Relevance flows from the best few files to parsed files that use their
+/// definitions or define what they use, through names held by few files.
+fn neighbour_pass(
+    cands: &[Candidate],
+    w: &Weights,
+    scored: &mut [Scored],
+    parsed: &HashMap<usize, Arc<Symbols>>,
+) {
+    scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
+    let max_holders = (cands.len() / 50).max(3);
+    let rare = |name: &str| {
+        let h = term_hash(name);
+        name.len() >= 3
+            && cands
+                .iter()
+                .filter(|c| c.doc.tf(h) > 0)
+                .take(max_holders + 1)
+                .count()
+                <= max_holders
+    };
+    let sources: Vec<(usize, f64, HashSet<&str>, HashSet<&str>)> = scored
+        .iter()
+        .take(w.neighbour_sources)
+        .filter_map(|s| {
+            let syms = parsed.get(&s.idx)?;
+            let defs = syms
+                .definitions
+                .iter()
+                .filter(|d| d.kind != "impl" && rare(&d.name))
+                .map(|d| d.name.as_str())
+                .collect();
+            let uses = syms
+                .references
+                .iter()
+                .filter(|r| r.kind != "method" && rare(&r.name))
+                .map(|r| r.name.as_str())
+                .collect();
+            Some((s.idx, s.raw, defs, uses))
+        })
+        .collect();
+    for s in scored.iter_mut() {
+        let Some(syms) = parsed.get(&s.idx) else {
+            continue;
+        };
+        let mut best: Option<(f64, String)> = None;
+        for (src, raw, defs, uses) in &sources {
+            if *src == s.idx {
+                continue;
+            }
+            let mut used: Vec<&str> = syms
+                .references
+                .iter()
+                .filter(|r| defs.contains(r.name.as_str()))
+                .map(|r| r.name.as_str())
+                .collect();
+            used.sort_unstable();
+            used.dedup();
+            let provides = syms
+                .definitions
+                .iter()
+                .filter(|d| uses.contains(d.name.as_str()))
+                .count();
+            let strength =
+                (used.len() as f64 / 2.0)
+                    .min(1.0)
+                    .max(if provides > 0 { 0.5 } else { 0.0 });
+            let boost = w.neighbour * raw * strength;
+            if boost > best.as_ref().map_or(0.0, |b| b.0) {
+                let src_path = cands[*src].rel;
+                let why = if used.is_empty() {
+                    format!("defines what {src_path} uses")
+                } else {
+                    format!(
+                        "uses {} from {src_path}",
+                        used.iter()
+                            .take(3)
+                            .map(|u| format!("`{u}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                best = Some((boost, why));
+            }
+        }
+        if let Some((boost, why)) = best {
+            s.raw += boost;
+            s.reasons.push(why);
+        }
     }
 }
 
@@ -363,33 +469,45 @@ fn prior(rel: &str, w: &Weights) -> (f64, &'static str) {
     }
 }
 
-/// Maps raw scores to [0, 1]: the share of the best raw score (so an unrelated
-/// file added to the tree cannot change another file's tier) and strong
-/// evidence — defining a task identifier, being named by the task, or covering
-/// most of the query's weighted terms.
+/// Maps raw scores to [0, 1] from two kinds of evidence: the share `r` of the
+/// best raw score (an unrelated file added to the tree cannot change another
+/// file's tier) and the IDF-weighted share `c` of the query that the file
+/// covers, plus strong evidence (it defines a task identifier or the task names
+/// it). A file close to the best that covers the query's distinctive terms is
+/// high; one that matches only common terms stays low.
 fn calibrate(scored: &mut [Scored], cands: &[Candidate], q: &TaskQuery) {
     let best = scored.first().map_or(0.0, |s| s.raw);
     if best <= 0.0 {
         return;
     }
-    let total: f64 = q.terms.iter().map(|t| t.weight).sum::<f64>().max(1e-9);
+    let n = cands.len().max(1) as f64;
+    let mass: Vec<f64> = q
+        .terms
+        .iter()
+        .map(|t| {
+            let df = cands.iter().filter(|c| c.doc.tf(t.hash) > 0).count() as f64;
+            t.weight * (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        })
+        .collect();
+    let total: f64 = mass.iter().sum::<f64>().max(1e-9);
     for s in scored.iter_mut() {
         let r = (s.raw / best).clamp(0.0, 1.0);
         let doc = cands[s.idx].doc;
-        let covered: f64 = q
+        let c: f64 = q
             .terms
             .iter()
-            .filter(|t| doc.tf(t.hash) > 0)
-            .map(|t| t.weight)
+            .zip(&mass)
+            .filter(|(t, _)| doc.tf(t.hash) > 0)
+            .map(|(_, m)| m)
             .sum::<f64>()
             / total;
         let named = s.reasons.iter().any(|r| r.starts_with("task names"));
-        let strong: f64 = if named || !s.defines.is_empty() {
+        let strong = if named || !s.defines.is_empty() {
             1.0
         } else {
-            (covered - 0.3).clamp(0.0, 0.4) * 1.5
+            0.0
         };
-        let rel = 0.1 + 0.65 * r.powf(1.5) + 0.25 * strong * r.sqrt();
+        let rel = 0.05 + 0.4 * r + 0.45 * c * r.sqrt() + 0.15 * strong * r.sqrt();
         s.relevance = (rel.clamp(0.0, 1.0) * 1000.0).round() / 1000.0;
     }
 }

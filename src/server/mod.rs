@@ -220,7 +220,15 @@ impl ServerHandler for CtxServer {
 /// Serves MCP over stdin/stdout until stdin closes or Ctrl-C.
 pub async fn serve_stdio(options: EngineOptions) -> anyhow::Result<()> {
     let server = CtxServer::new(options);
-    let running = server.serve(rmcp::transport::stdio()).await?;
+    let running = match server.serve(rmcp::transport::stdio()).await {
+        Ok(running) => running,
+        // The client went away before initializing (e.g. stdin at EOF): nothing to serve.
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(why)) => {
+            tracing::info!("client closed the connection before initializing: {why}");
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
     tokio::select! {
         r = running.waiting() => { r?; }
         _ = tokio::signal::ctrl_c() => { tracing::info!("interrupted"); }

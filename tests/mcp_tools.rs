@@ -1,0 +1,290 @@
+//! The four tools over MCP (in process, `tokio::io::duplex`) on the committed
+//! fixture repository `tests/fixtures/authsvc`, where the answer is known: the
+//! token expiry bug lives in `auth/token.py`, with `auth/session.py` and the
+//! settings in `auth/config.py` around it; `users/profile.py` is unrelated.
+
+mod common;
+use common::*;
+use serde_json::json;
+
+#[tokio::test]
+async fn retrieve_ranks_token_and_session_high_and_profile_low() {
+    let c = client(None).await;
+    let out = ok(
+        &c,
+        "retrieve",
+        json!({"task": "Fix the token expiry bug", "root": fixture()}),
+    )
+    .await;
+    let files = &out["files"];
+    assert_eq!(paths(files)[0], "auth/token.py");
+    assert_eq!(tier_of(files, "auth/token.py").as_deref(), Some("high"));
+    assert_eq!(tier_of(files, "auth/session.py").as_deref(), Some("high"));
+    assert!(
+        matches!(
+            tier_of(files, "users/profile.py").as_deref(),
+            None | Some("low")
+        ),
+        "the profile page is unrelated: {files}"
+    );
+    // Every result names its stop reason, a trace, the root and stats.
+    assert!(out["stop_reason"].is_string());
+    assert!(!out["cycles"].as_array().unwrap().is_empty());
+    assert!(out["root"]["path"].as_str().unwrap().ends_with("authsvc"));
+    assert!(out["stats"]["files_walked"].as_u64().unwrap() >= 8);
+    // Snippets are 1-based line ranges of the matching definitions.
+    let token = &files[0];
+    let sn = &token["snippets"][0];
+    assert!(sn["start_line"].as_u64().unwrap() >= 1);
+    assert!(
+        sn["text"].as_str().unwrap().contains("def ")
+            || sn["text"].as_str().unwrap().contains("class ")
+    );
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn retrieve_respects_the_token_budget() {
+    let c = client(None).await;
+    let out = ok(
+        &c,
+        "retrieve",
+        json!({"task": "token expiry session refresh profile avatar", "root": fixture(), "budget_tokens": 100}),
+    )
+    .await;
+    assert!(out["tokens"].as_u64().unwrap() <= 100, "{}", out["tokens"]);
+    let dropped = out["dropped"].as_array().unwrap();
+    assert!(!dropped.is_empty(), "something had to be left out");
+    assert!(
+        dropped[0].as_str().unwrap().contains(':'),
+        "handles are path:start-end"
+    );
+}
+
+#[tokio::test]
+async fn step_wise_loop_dispatch_evaluate_refine() {
+    let c = client(None).await;
+    let d1 = ok(
+        &c,
+        "dispatch",
+        json!({"task": "Fix the token expiry bug", "root": fixture()}),
+    )
+    .await;
+    let sid = d1["session_id"].as_str().unwrap().to_string();
+    assert_eq!(d1["cycle"], 1);
+    let cands = paths(&d1["candidates"]);
+    assert!(cands.contains(&"auth/token.py".to_string()), "{cands:?}");
+
+    // The agent is the judge: its scores replace the server's.
+    let e1 = ok(
+        &c,
+        "evaluate",
+        json!({"session_id": sid, "judgments": [
+            {"path": "auth/token.py", "relevance": 0.95, "missing_context": "who calls is_expired"},
+            {"path": "auth/config.py", "relevance": 0.2}
+        ]}),
+    )
+    .await;
+    let evals = &e1["evaluations"];
+    let rel = |p: &str| {
+        evals
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["path"] == p)
+            .unwrap()["relevance"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(rel("auth/token.py"), 0.95);
+    assert_eq!(rel("auth/config.py"), 0.2);
+    assert!(e1["gaps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g["kind"] == "agent_reported" && g["critical"] == true));
+    assert_eq!(e1["decision"], "refine", "a critical gap is open");
+
+    let r1 = ok(
+        &c,
+        "refine",
+        json!({"session_id": sid, "keywords": ["is_expired"]}),
+    )
+    .await;
+    assert_eq!(r1["done"], false);
+    assert_eq!(r1["cycle"], 2);
+    assert!(r1["query"]["keywords"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("is_expired")));
+
+    let d2 = ok(&c, "dispatch", json!({"session_id": sid})).await;
+    assert_eq!(d2["cycle"], 2);
+    // Files already returned with an unchanged score are not new again.
+    assert!(!paths(&d2["candidates"]).contains(&"auth/token.py".to_string()));
+    let e2 = ok(&c, "evaluate", json!({"session_id": sid})).await;
+    assert!(e2["high_count"].as_u64().unwrap() >= 1);
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn bad_input_is_an_error_result_that_says_how_to_fix_it() {
+    let c = client(None).await;
+    let root = fixture();
+    let cases = [
+        (
+            "retrieve",
+            json!({"task": "  ", "root": root}),
+            "task is empty",
+        ),
+        (
+            "retrieve",
+            json!({"task": "x", "root": "/definitely/not/here"}),
+            "does not exist",
+        ),
+        (
+            "retrieve",
+            json!({"task": "x", "root": root.join("auth/token.py")}),
+            "not a directory",
+        ),
+        (
+            "retrieve",
+            json!({"task": "x", "root": root, "patterns": ["src/["]}),
+            "invalid glob \"src/[\"",
+        ),
+        (
+            "retrieve",
+            json!({"task": "x", "root": root, "excludes": ["../secrets"]}),
+            "leave the root",
+        ),
+        (
+            "retrieve",
+            json!({"task": "x", "root": root, "max_cycles": 0}),
+            "`max_cycles` = 0 is out of range",
+        ),
+        (
+            "retrieve",
+            json!({"task": "x", "root": root, "limit": 1000}),
+            "`limit` = 1000",
+        ),
+        (
+            "retrieve",
+            json!({"task": "x", "root": root, "budget_tokens": 50000}),
+            "`budget_tokens` = 50000",
+        ),
+        (
+            "retrieve",
+            json!({"task": "x", "root": root, "high_threshold": 1.5}),
+            "`high_threshold` = 1.5",
+        ),
+        (
+            "dispatch",
+            json!({"session_id": "nope"}),
+            "unknown session \"nope\"",
+        ),
+        ("dispatch", json!({"root": root}), "task is empty"),
+        ("evaluate", json!({"session_id": "nope"}), "unknown session"),
+        ("refine", json!({"session_id": "nope"}), "unknown session"),
+    ];
+    for (tool, args, expected) in cases {
+        let msg = err(&c, tool, args.clone()).await;
+        assert!(msg.contains(expected), "{tool} {args}: {msg}");
+    }
+    // A wrong type is answered in-band too, never a crash.
+    let r = call(&c, "retrieve", json!({"task": 42})).await;
+    assert_eq!(r.is_error, Some(true));
+
+    // Judgments are checked.
+    let d = ok(
+        &c,
+        "dispatch",
+        json!({"task": "token expiry", "root": fixture()}),
+    )
+    .await;
+    let sid = d["session_id"].as_str().unwrap();
+    let msg = err(
+        &c,
+        "evaluate",
+        json!({"session_id": sid, "judgments": [{"path": "auth/token.py", "relevance": 3.0}]}),
+    )
+    .await;
+    assert!(msg.contains("not in [0, 1]"), "{msg}");
+    let msg = err(
+        &c,
+        "evaluate",
+        json!({"session_id": sid, "judgments": [{"path": "nope.py", "relevance": 0.5}]}),
+    )
+    .await;
+    assert!(msg.contains("nope.py"), "{msg}");
+    // The server still answers afterwards.
+    ok(&c, "evaluate", json!({"session_id": sid})).await;
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_root_argument_may_only_narrow_the_server_root() {
+    let c = client(Some(fixture().join("auth"))).await;
+    let msg = err(
+        &c,
+        "retrieve",
+        json!({"task": "profile", "root": fixture()}),
+    )
+    .await;
+    assert!(msg.contains("outside the server's root"), "{msg}");
+    let msg = err(&c, "retrieve", json!({"task": "profile", "root": ".."})).await;
+    assert!(msg.contains("outside the server's root"), "{msg}");
+    // Without `root` the server's root is searched; nothing outside it comes back.
+    let out = ok(&c, "retrieve", json!({"task": "token expiry session"})).await;
+    for p in paths(&out["files"]) {
+        assert!(!p.contains(".."), "{p}");
+        assert!(
+            fixture().join("auth").join(&p).is_file(),
+            "{p} is under the root"
+        );
+    }
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn tools_are_read_only_with_output_schemas_and_the_prompt_exists() {
+    let c = client(None).await;
+    let tools = c.list_all_tools().await.unwrap();
+    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["dispatch", "evaluate", "refine", "retrieve"]);
+    for t in &tools {
+        assert_eq!(
+            t.annotations.as_ref().and_then(|a| a.read_only_hint),
+            Some(true)
+        );
+        assert!(t.output_schema.is_some(), "{} has an outputSchema", t.name);
+        // Every input field is described.
+        let props = t
+            .input_schema
+            .get("properties")
+            .and_then(|p| p.as_object())
+            .unwrap();
+        for (name, schema) in props {
+            assert!(
+                schema.get("description").is_some(),
+                "{}.{name} has a description",
+                t.name
+            );
+        }
+    }
+    let prompts = c.list_all_prompts().await.unwrap();
+    assert!(prompts.iter().any(|p| p.name == "gather_context"));
+    let p = c
+        .get_prompt(
+            rmcp::model::GetPromptRequestParams::new("gather_context")
+                .with_arguments(obj(json!({"task": "fix the token expiry bug"}))),
+        )
+        .await
+        .unwrap();
+    let body = serde_json::to_string(&p).unwrap();
+    assert!(
+        body.contains("fix the token expiry bug") && body.contains("3 cycles"),
+        "{body}"
+    );
+    c.cancel().await.unwrap();
+}
