@@ -64,6 +64,9 @@ pub struct RetrieveArgs {
     /// High-tier files needed to stop early, 1-50.
     #[arg(long, default_value_t = crate::engine::DEFAULT_MIN_HIGH)]
     pub min_high: usize,
+    /// Relevance at or above which a file is high tier, 0.05-1.0.
+    #[arg(long, default_value_t = crate::engine::DEFAULT_HIGH_THRESHOLD)]
+    pub high_threshold: f64,
     /// Files returned, 1-100.
     #[arg(long, default_value_t = crate::engine::DEFAULT_LIMIT)]
     pub limit: usize,
@@ -89,7 +92,7 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
         excludes: args.exclude,
         max_cycles: Some(args.max_cycles),
         min_high: Some(args.min_high),
-        high_threshold: None,
+        high_threshold: Some(args.high_threshold),
         limit: Some(args.limit),
         budget_tokens: Some(args.budget_tokens),
     })?;

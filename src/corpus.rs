@@ -6,7 +6,7 @@
 //! edited file is re-read on the next call and never served stale.
 
 use crate::lang::{self, LanguageSpec, Symbols};
-use crate::query::{for_each_term, term_hash};
+use crate::query::for_each_term_hash;
 use crate::walk::Entry;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -20,8 +20,10 @@ pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// A file whose mean line length exceeds this many bytes is treated as minified
 /// or generated (hand-written code averages 30–60 bytes a line).
 const MINIFIED_MEAN_LINE: usize = 300;
-/// The cache holds at most this many file versions; past it, it starts over.
-const MAX_CACHED: usize = 200_000;
+/// The cache holds file versions up to about this many bytes (text plus term
+/// statistics). Past it, only the files of the latest call are kept, so memory
+/// is bounded by the largest tree searched, not by the number of trees or calls.
+const MAX_CACHED_BYTES: usize = 768 * 1024 * 1024;
 
 /// Why a file was not indexed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,22 +52,22 @@ pub struct Doc {
 
 impl Doc {
     fn new(rel: &str, text: String) -> Doc {
-        let mut counts: HashMap<u64, u32> = HashMap::new();
+        let mut counts: rustc_hash::FxHashMap<u64, u32> = Default::default();
         let mut len = 0u32;
-        for_each_term(&text, |t| {
-            *counts.entry(term_hash(t)).or_insert(0) += 1;
+        for_each_term_hash(&text, |h| {
+            *counts.entry(h).or_insert(0) += 1;
             len += 1;
         });
         let mut terms: Vec<(u64, u32)> = counts.into_iter().collect();
         terms.sort_unstable();
         let mut path_terms = Vec::new();
-        for_each_term(rel, |t| path_terms.push(term_hash(t)));
+        for_each_term_hash(rel, |h| path_terms.push(h));
         path_terms.sort_unstable();
         path_terms.dedup();
         let file = rel.rsplit('/').next().unwrap_or(rel);
         let stem = file.split('.').next().unwrap_or(file);
         let mut stem_terms = Vec::new();
-        for_each_term(stem, |t| stem_terms.push(term_hash(t)));
+        for_each_term_hash(stem, |h| stem_terms.push(h));
         Doc {
             language: lang::language_of(rel),
             text,
@@ -75,6 +77,11 @@ impl Doc {
             stem_terms,
             symbols: OnceLock::new(),
         }
+    }
+
+    /// A document built from text in memory (for tests and benchmarks).
+    pub fn for_test(rel: &str, text: &str) -> Doc {
+        Doc::new(rel, text.to_string())
     }
 
     /// Occurrences of a term (by hash) in the body.
@@ -97,6 +104,14 @@ impl Doc {
             .clone()
     }
 
+    /// Approximate heap bytes held (text and term statistics; symbols not counted).
+    pub fn heap_bytes(&self) -> usize {
+        self.text.len()
+            + self.terms.len() * 16
+            + (self.path_terms.len() + self.stem_terms.len()) * 8
+            + 128
+    }
+
     /// Whether the symbols were already parsed.
     pub fn is_parsed(&self) -> bool {
         self.symbols.get().is_some()
@@ -109,7 +124,17 @@ type Cached = (Key, Result<Arc<Doc>, Skip>);
 /// Process-wide cache of file versions.
 #[derive(Default)]
 pub struct Corpus {
-    cache: Mutex<HashMap<PathBuf, Cached>>,
+    cache: Mutex<Cache>,
+}
+
+#[derive(Default)]
+struct Cache {
+    map: HashMap<PathBuf, Cached>,
+    bytes: usize,
+}
+
+fn cost(doc: &Result<Arc<Doc>, Skip>) -> usize {
+    doc.as_ref().map_or(64, |d| d.heap_bytes())
 }
 
 /// A walked file with its document (or why it has none).
@@ -128,6 +153,7 @@ impl Corpus {
                 .iter()
                 .map(|e| {
                     cache
+                        .map
                         .get(&e.abs)
                         .filter(|(k, _)| *k == (e.size, e.mtime))
                         .map(|(_, d)| d.clone())
@@ -143,14 +169,19 @@ impl Corpus {
             })
             .collect();
         let mut cache = self.cache.lock().expect("corpus cache poisoned");
-        if cache.len() + loaded.len() > MAX_CACHED {
-            cache.clear();
-        }
         for l in &loaded {
-            cache.insert(
-                l.entry.abs.clone(),
-                ((l.entry.size, l.entry.mtime), l.doc.clone()),
-            );
+            let new = ((l.entry.size, l.entry.mtime), l.doc.clone());
+            let added = cost(&l.doc);
+            if let Some((_, old)) = cache.map.insert(l.entry.abs.clone(), new) {
+                cache.bytes = cache.bytes.saturating_sub(cost(&old));
+            }
+            cache.bytes += added;
+        }
+        if cache.bytes > MAX_CACHED_BYTES {
+            let keep: std::collections::HashSet<&PathBuf> =
+                loaded.iter().map(|l| &l.entry.abs).collect();
+            cache.map.retain(|p, _| keep.contains(p));
+            cache.bytes = cache.map.values().map(|(_, d)| cost(d)).sum();
         }
         loaded
     }
@@ -187,6 +218,7 @@ fn read_doc(entry: &Entry) -> Result<Arc<Doc>, Skip> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::query::term_hash;
     use crate::walk::walk;
 
     #[test]

@@ -10,6 +10,7 @@
 //! a file that covers it is in context (tier medium or high).
 
 use crate::corpus::Doc;
+use crate::lang::Reference;
 use crate::query::{term_hash, TaskQuery};
 use crate::types::{Gap, Snippet};
 use std::collections::{BTreeMap, HashSet};
@@ -27,8 +28,13 @@ pub struct InContext<'a> {
 const MIN_SYMBOL_LEN: usize = 3;
 /// A name held by more files than this is too common to chase.
 const MAX_HOLDERS: usize = 12;
+/// Other files holding a name: (path, document).
+type Holders<'a> = Vec<(&'a String, &'a Arc<Doc>)>;
+
 /// Gaps per high file.
 const MAX_PER_FILE: usize = 4;
+/// Names per high file whose holders are parsed to find their definitions.
+const MAX_TRIES_PER_FILE: usize = 12;
 
 /// Finds the open gaps given the files in context and the whole corpus
 /// (`corpus`: path → document).
@@ -42,12 +48,14 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
     {
         let syms = c.doc.symbols();
         let own: HashSet<&str> = syms.definitions.iter().map(|d| d.name.as_str()).collect();
-        let mut found: Vec<(usize, Gap)> = Vec::new();
+        // Cheap pass first: which used names are held by few other files.
+        let mut wanted: Vec<(usize, &Reference, Holders)> = Vec::new();
         for r in &syms.references {
             if !matches!(r.kind.as_str(), "call" | "method" | "type" | "import_name")
                 || r.name.len() < MIN_SYMBOL_LEN
                 || own.contains(r.name.as_str())
                 || seen.contains(&r.name)
+                || wanted.iter().any(|(_, w, _)| w.name == r.name)
                 || !c
                     .snippets
                     .iter()
@@ -64,8 +72,17 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
             // Method names (`x.len()`) are ambiguous without the receiver's type:
             // only chase rare ones.
             let max = if r.kind == "method" { 3 } else { MAX_HOLDERS };
-            if holders.is_empty() || holders.len() > max {
-                continue;
+            if !holders.is_empty() && holders.len() <= max {
+                wanted.push((holders.len(), r, holders));
+            }
+        }
+        // Rarest names first: they are the most specific. Parse their holders
+        // only until this file's gaps are found (parsing is the costly part).
+        wanted.sort_by_key(|(n, r, _)| (*n, r.line));
+        let mut found: Vec<Gap> = Vec::new();
+        for (_, r, holders) in wanted.into_iter().take(MAX_TRIES_PER_FILE) {
+            if found.len() == MAX_PER_FILE {
+                break;
             }
             let definers: Vec<String> = holders
                 .iter()
@@ -77,30 +94,25 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
             }
             seen.insert(r.name.clone());
             let ambiguous = definers.len() > 1;
-            found.push((
-                holders.len(),
-                Gap {
-                    kind: "undefined_symbol".into(),
-                    description: format!(
-                        "`{}` is used by {} but defined in {}",
-                        r.name,
-                        c.path,
-                        if ambiguous {
-                            format!("{} files (ambiguous)", definers.len())
-                        } else {
-                            definers[0].clone()
-                        }
-                    ),
-                    symbol: Some(r.name.clone()),
-                    referenced_from: Some(format!("{}:{}", c.path, r.line)),
-                    critical: definers.len() <= 3,
-                    suggested_paths: definers,
-                },
-            ));
+            found.push(Gap {
+                kind: "undefined_symbol".into(),
+                description: format!(
+                    "`{}` is used by {} but defined in {}",
+                    r.name,
+                    c.path,
+                    if ambiguous {
+                        format!("{} files (ambiguous)", definers.len())
+                    } else {
+                        definers[0].clone()
+                    }
+                ),
+                symbol: Some(r.name.clone()),
+                referenced_from: Some(format!("{}:{}", c.path, r.line)),
+                critical: definers.len() <= 3,
+                suggested_paths: definers,
+            });
         }
-        // Rarest names first: they are the most specific.
-        found.sort_by_key(|(n, _)| *n);
-        gaps.extend(found.into_iter().take(MAX_PER_FILE).map(|(_, g)| g));
+        gaps.extend(found);
     }
 
     // Task identifiers (code-like, stated more than once or in the title) that no high file contains.

@@ -7,9 +7,18 @@
 //! languages without a row are still ranked lexically.
 //!
 //! Extensions to the standard captures: `@definition.impl` (a Rust `impl`
-//! block, a container for methods), `@reference.import` (the module an import
-//! names) and `@reference.import_name` (a name imported from it).
+//! block, a container for methods), `@reference.method` (a call on a
+//! receiver, weaker evidence than a plain `@reference.call`),
+//! `@reference.import` (the module an import names),
+//! `@reference.import_name` (a name imported from it) and `@parent` (the
+//! container of a definition that sits outside it: a Go method's receiver type,
+//! a C++ `Foo::bar` defined out of its class).
+//!
+//! A pattern captures `@name`, one `@definition.*`/`@reference.*` node and
+//! optionally `@parent`, nothing else (predicates test those captures). When
+//! several patterns define the same node, the earliest in the file wins.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 use tree_sitter::{Language, Parser, Query, QueryCursor, StreamingIterator};
 
@@ -28,6 +37,36 @@ fn python() -> Language {
 fn rust() -> Language {
     tree_sitter_rust::LANGUAGE.into()
 }
+fn javascript() -> Language {
+    tree_sitter_javascript::LANGUAGE.into()
+}
+fn typescript() -> Language {
+    tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
+}
+fn tsx() -> Language {
+    tree_sitter_typescript::LANGUAGE_TSX.into()
+}
+fn go() -> Language {
+    tree_sitter_go::LANGUAGE.into()
+}
+fn java() -> Language {
+    tree_sitter_java::LANGUAGE.into()
+}
+fn c() -> Language {
+    tree_sitter_c::LANGUAGE.into()
+}
+fn cpp() -> Language {
+    tree_sitter_cpp::LANGUAGE.into()
+}
+fn c_sharp() -> Language {
+    tree_sitter_c_sharp::LANGUAGE.into()
+}
+fn ruby() -> Language {
+    tree_sitter_ruby::LANGUAGE.into()
+}
+fn php() -> Language {
+    tree_sitter_php::LANGUAGE_PHP.into()
+}
 
 pub static LANGUAGES: &[LanguageSpec] = &[
     LanguageSpec {
@@ -42,6 +81,70 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: rust,
         tags: include_str!("../queries/rust/tags.scm"),
     },
+    LanguageSpec {
+        id: "javascript",
+        extensions: &["js", "mjs", "cjs", "jsx"],
+        grammar: javascript,
+        tags: include_str!("../queries/javascript/tags.scm"),
+    },
+    LanguageSpec {
+        id: "typescript",
+        extensions: &["ts", "mts", "cts"],
+        grammar: typescript,
+        tags: include_str!("../queries/typescript/tags.scm"),
+    },
+    LanguageSpec {
+        id: "tsx",
+        extensions: &["tsx"],
+        grammar: tsx,
+        // TSX is TypeScript plus JSX: the TypeScript query and JSX additions.
+        tags: concat!(
+            include_str!("../queries/typescript/tags.scm"),
+            include_str!("../queries/tsx/tags.scm")
+        ),
+    },
+    LanguageSpec {
+        id: "go",
+        extensions: &["go"],
+        grammar: go,
+        tags: include_str!("../queries/go/tags.scm"),
+    },
+    LanguageSpec {
+        id: "java",
+        extensions: &["java"],
+        grammar: java,
+        tags: include_str!("../queries/java/tags.scm"),
+    },
+    LanguageSpec {
+        id: "c",
+        extensions: &["c", "h"],
+        grammar: c,
+        tags: include_str!("../queries/c/tags.scm"),
+    },
+    LanguageSpec {
+        id: "cpp",
+        extensions: &["cc", "cpp", "cxx", "hpp", "hh", "hxx"],
+        grammar: cpp,
+        tags: include_str!("../queries/cpp/tags.scm"),
+    },
+    LanguageSpec {
+        id: "csharp",
+        extensions: &["cs"],
+        grammar: c_sharp,
+        tags: include_str!("../queries/csharp/tags.scm"),
+    },
+    LanguageSpec {
+        id: "ruby",
+        extensions: &["rb"],
+        grammar: ruby,
+        tags: include_str!("../queries/ruby/tags.scm"),
+    },
+    LanguageSpec {
+        id: "php",
+        extensions: &["php"],
+        grammar: php,
+        tags: include_str!("../queries/php/tags.scm"),
+    },
 ];
 
 /// The language of a path, by extension.
@@ -54,6 +157,7 @@ struct Compiled {
     language: Language,
     query: Query,
     name_idx: u32,
+    parent_idx: Option<u32>,
 }
 
 fn compiled(spec: &LanguageSpec) -> &'static Compiled {
@@ -71,10 +175,12 @@ fn compiled(spec: &LanguageSpec) -> &'static Compiled {
         let name_idx = query
             .capture_index_for_name("name")
             .expect("tags.scm captures @name");
+        let parent_idx = query.capture_index_for_name("parent");
         Compiled {
             language,
             query,
             name_idx,
+            parent_idx,
         }
     })
 }
@@ -117,6 +223,17 @@ impl Symbols {
     }
 }
 
+/// The 1-based last line of `node`. A node that ends with its line's newline
+/// (a C `#define`, a Ruby or PHP statement) ends on that line, not the next.
+fn end_line(node: tree_sitter::Node) -> usize {
+    let (start, end) = (node.start_position(), node.end_position());
+    if end.column == 0 && end.row > start.row {
+        end.row
+    } else {
+        end.row + 1
+    }
+}
+
 /// Parses `text` as `spec`'s language and runs its tags query. Returns empty
 /// symbols when the grammar cannot parse the text at all.
 pub fn symbols(spec: &LanguageSpec, text: &str) -> Symbols {
@@ -130,15 +247,20 @@ pub fn symbols(spec: &LanguageSpec, text: &str) -> Symbols {
     };
     let names = c.query.capture_names();
     let mut out = Symbols::default();
-    let mut ranges: Vec<(usize, usize, usize)> = Vec::new(); // (start byte, end byte, def index)
+    // (start byte, end byte, def index, pattern index, explicit parent)
+    let mut ranges: Vec<(usize, usize, usize, usize, bool)> = Vec::new();
+    let mut by_range: HashMap<(usize, usize), usize> = HashMap::new(); // → index in `ranges`
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(&c.query, tree.root_node(), text.as_bytes());
     while let Some(m) = matches.next() {
         let mut name = None;
         let mut outer = None;
+        let mut parent = None;
         for cap in m.captures {
             if cap.index == c.name_idx {
                 name = Some(cap.node);
+            } else if Some(cap.index) == c.parent_idx {
+                parent = cap.node.utf8_text(text.as_bytes()).ok();
             } else {
                 outer = Some((names[cap.index as usize], cap.node));
             }
@@ -151,29 +273,43 @@ pub fn symbols(spec: &LanguageSpec, text: &str) -> Symbols {
         };
         if let Some(kind) = label.strip_prefix("definition.") {
             let start_line = node.start_position().row + 1;
-            let signature = text
-                .lines()
-                .nth(start_line - 1)
-                .unwrap_or("")
-                .trim()
-                .to_string();
-            // One definition per node: the first pattern that matched wins
-            // (e.g. Rust `method` before the generic `function`).
-            if ranges
-                .iter()
-                .any(|&(s, e, _)| s == node.start_byte() && e == node.end_byte())
-            {
-                continue;
-            }
-            ranges.push((node.start_byte(), node.end_byte(), out.definitions.len()));
-            out.definitions.push(Definition {
+            // The node's first line, found from its byte offset (not by
+            // counting lines from the top: that is quadratic on large files).
+            let line_start = text[..node.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[line_start..]
+                .find('\n')
+                .map_or(text.len(), |i| line_start + i);
+            let signature = text[line_start..line_end].trim().to_string();
+            let def = Definition {
                 kind: kind.to_string(),
                 name: name_text.to_string(),
-                parent: None,
+                parent: parent.map(str::to_string),
                 start_line,
-                end_line: node.end_position().row + 1,
+                end_line: end_line(node),
                 signature,
-            });
+            };
+            // One definition per node: the earliest pattern in the file wins
+            // (e.g. Rust `method` before the generic `function`, a JavaScript
+            // arrow-function `const` before the generic constant), whatever
+            // order the cursor reports the matches in.
+            let (start, end) = (node.start_byte(), node.end_byte());
+            if let Some(r) = by_range.get(&(start, end)).map(|&i| &mut ranges[i]) {
+                if m.pattern_index < r.3 {
+                    r.3 = m.pattern_index;
+                    r.4 = def.parent.is_some();
+                    out.definitions[r.2] = def;
+                }
+                continue;
+            }
+            by_range.insert((start, end), ranges.len());
+            ranges.push((
+                start,
+                end,
+                out.definitions.len(),
+                m.pattern_index,
+                def.parent.is_some(),
+            ));
+            out.definitions.push(def);
         } else if let Some(kind) = label.strip_prefix("reference.") {
             out.references.push(Reference {
                 kind: kind.to_string(),
@@ -182,15 +318,21 @@ pub fn symbols(spec: &LanguageSpec, text: &str) -> Symbols {
             });
         }
     }
-    // Parent = the smallest other definition that encloses this one.
-    for i in 0..ranges.len() {
-        let (s, e, di) = ranges[i];
-        let parent = ranges
-            .iter()
-            .filter(|&&(ps, pe, pi)| pi != di && ps <= s && e <= pe && (ps, pe) != (s, e))
-            .min_by_key(|&&(ps, pe, _)| pe - ps)
-            .map(|&(_, _, pi)| out.definitions[pi].name.clone());
-        out.definitions[di].parent = parent;
+    // Parent = the one the query named (`@parent`), else the smallest other
+    // definition that encloses this one. Definition nodes are syntax-tree
+    // nodes, so two ranges nest or are disjoint: sorted by start (outer first),
+    // a stack of the open ranges has the innermost encloser on top.
+    ranges.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let mut open: Vec<(usize, usize)> = Vec::new(); // (end byte, def index)
+    for &(s, e, di, _, named) in &ranges {
+        while open.last().is_some_and(|&(pe, _)| pe < e || pe <= s) {
+            open.pop();
+        }
+        if !named {
+            let parent = open.last().map(|&(_, pi)| out.definitions[pi].name.clone());
+            out.definitions[di].parent = parent;
+        }
+        open.push((e, di));
     }
     out.definitions.sort_by(|a, b| {
         a.start_line
@@ -247,5 +389,254 @@ mod tests {
             .references
             .iter()
             .any(|r| r.kind == "import" && r.name.contains("Store")));
+    }
+
+    type Def<'a> = (&'a str, &'a str, Option<&'a str>, usize, usize);
+
+    /// Parses `src` as `path`'s language and checks the definitions exactly
+    /// (kind, name, parent, lines, in order) and that each reference is found.
+    fn assert_symbols(path: &str, src: &str, defs: &[Def], refs: &[(&str, &str)]) {
+        let s = symbols(language_of(path).unwrap(), src);
+        let got: Vec<Def> = s
+            .definitions
+            .iter()
+            .map(|d| {
+                let parent = d.parent.as_deref();
+                (
+                    d.kind.as_str(),
+                    d.name.as_str(),
+                    parent,
+                    d.start_line,
+                    d.end_line,
+                )
+            })
+            .collect();
+        assert_eq!(got, defs, "{path}");
+        let got: Vec<(&str, &str)> = s
+            .references
+            .iter()
+            .map(|r| (r.kind.as_str(), r.name.as_str()))
+            .collect();
+        for r in refs {
+            assert!(got.contains(r), "{path}: {r:?} not in {got:?}");
+        }
+    }
+
+    #[test]
+    fn javascript_classes_methods_functions_and_imports() {
+        let src = "import { readFile } from \"fs\";\nconst LIMIT = 5;\nclass Cache {\n  get(key) {\n    return this.store.lookup(key);\n  }\n}\nfunction build() {\n  return makeCache(LIMIT);\n}\nconst helper = () => require(\"./util\");\nconst { join } = require(\"path\");\nconst fs = require(\"fs\");\n";
+        assert_symbols(
+            "web/cache.mjs",
+            src,
+            &[
+                ("constant", "LIMIT", None, 2, 2),
+                ("class", "Cache", None, 3, 7),
+                ("method", "get", Some("Cache"), 4, 6),
+                ("function", "build", None, 8, 10),
+                ("function", "helper", None, 11, 11),
+            ],
+            &[
+                ("method", "lookup"),
+                ("call", "makeCache"),
+                ("import", "fs"),
+                ("import_name", "readFile"),
+                ("import", "./util"),
+                ("import", "path"),
+                ("import_name", "join"),
+                ("import_name", "fs"),
+            ],
+        );
+    }
+
+    #[test]
+    fn typescript_interfaces_classes_and_imports() {
+        let src = "import { Store } from \"./store\";\nexport const LIMIT: number = 5;\nexport interface Keyed {\n  key(): string;\n}\nexport class Cache implements Keyed {\n  key(): string {\n    return this.store.lookup(LIMIT);\n  }\n}\nexport function build(): Cache {\n  return makeCache(LIMIT);\n}\n";
+        assert_symbols(
+            "src/cache.ts",
+            src,
+            &[
+                ("constant", "LIMIT", None, 2, 2),
+                ("interface", "Keyed", None, 3, 5),
+                ("method", "key", Some("Keyed"), 4, 4),
+                ("class", "Cache", None, 6, 10),
+                ("method", "key", Some("Cache"), 7, 9),
+                ("function", "build", None, 11, 13),
+            ],
+            &[
+                ("method", "lookup"),
+                ("call", "makeCache"),
+                ("implementation", "Keyed"),
+                ("type", "Cache"),
+                ("import", "./store"),
+                ("import_name", "Store"),
+            ],
+        );
+    }
+
+    #[test]
+    fn tsx_components_are_calls() {
+        let src = "import React from \"react\";\nconst TITLE = \"cache\";\nclass Panel extends React.Component {\n  render() {\n    return <div>{this.props.format(TITLE)}</div>;\n  }\n}\nexport function View() {\n  return <Panel title={formatTitle(TITLE)} />;\n}\n";
+        assert_symbols(
+            "ui/view.tsx",
+            src,
+            &[
+                ("constant", "TITLE", None, 2, 2),
+                ("class", "Panel", None, 3, 7),
+                ("method", "render", Some("Panel"), 4, 6),
+                ("function", "View", None, 8, 10),
+            ],
+            &[
+                ("method", "format"),
+                ("call", "formatTitle"),
+                ("call", "Panel"),
+                ("implementation", "Component"),
+                ("import", "react"),
+                ("import_name", "React"),
+            ],
+        );
+    }
+
+    #[test]
+    fn go_methods_belong_to_their_receiver_type() {
+        let src = "package cache\n\nimport \"example.com/store\"\n\nconst Limit = 5\n\ntype Cache struct {\n\titems map[string]int\n}\n\nfunc (c *Cache) Get(key string) int {\n\treturn c.store.Lookup(key)\n}\n\nfunc Build() *Cache {\n\treturn newCache(Limit)\n}\n";
+        assert_symbols(
+            "cache/cache.go",
+            src,
+            &[
+                ("constant", "Limit", None, 5, 5),
+                ("class", "Cache", None, 7, 9),
+                ("method", "Get", Some("Cache"), 11, 13),
+                ("function", "Build", None, 15, 17),
+            ],
+            &[
+                ("method", "Lookup"),
+                ("call", "newCache"),
+                ("type", "Cache"),
+                ("import", "example.com/store"),
+            ],
+        );
+    }
+
+    #[test]
+    fn java_static_finals_are_constants() {
+        let src = "package app;\n\nimport java.util.List;\n\npublic class Cache {\n    static final int LIMIT = 5;\n\n    public int get(String key) {\n        return store.lookup(key) + compute(LIMIT);\n    }\n}\n";
+        assert_symbols(
+            "src/main/java/app/Cache.java",
+            src,
+            &[
+                ("class", "Cache", None, 5, 11),
+                ("constant", "LIMIT", Some("Cache"), 6, 6),
+                ("method", "get", Some("Cache"), 8, 10),
+            ],
+            &[
+                ("method", "lookup"),
+                ("call", "compute"),
+                ("import", "java.util.List"),
+                ("import_name", "List"),
+            ],
+        );
+    }
+
+    #[test]
+    fn c_functions_structs_and_defines() {
+        let src = "#include \"store.h\"\n#define LIMIT 5\n\nstruct cache {\n    int size;\n};\n\nint cache_get(struct cache *c) {\n    return lookup(c->size, LIMIT);\n}\n\nint cache_put(struct cache *c);\n";
+        // The prototype on line 12 is a declaration, not a definition.
+        assert_symbols(
+            "src/cache.c",
+            src,
+            &[
+                ("constant", "LIMIT", None, 2, 2),
+                ("class", "cache", None, 4, 6),
+                ("function", "cache_get", None, 8, 10),
+            ],
+            &[("call", "lookup"), ("type", "cache"), ("import", "store.h")],
+        );
+    }
+
+    #[test]
+    fn cpp_out_of_class_methods_name_their_class() {
+        let src = "#include <vector>\n#include \"store.h\"\n\nconst int kLimit = 5;\n\nclass Cache {\n public:\n  int get(int key) { return store_.lookup(key); }\n  void put(int key);\n};\n\nvoid Cache::put(int key) { insert(key, kLimit); }\n\nint build() { return make_cache(kLimit); }\n";
+        assert_symbols(
+            "src/cache.cpp",
+            src,
+            &[
+                ("constant", "kLimit", None, 4, 4),
+                ("class", "Cache", None, 6, 10),
+                ("method", "get", Some("Cache"), 8, 8),
+                ("method", "put", Some("Cache"), 12, 12),
+                ("function", "build", None, 14, 14),
+            ],
+            &[
+                ("method", "lookup"),
+                ("call", "insert"),
+                ("call", "make_cache"),
+                ("import", "<vector>"),
+                ("import", "store.h"),
+            ],
+        );
+    }
+
+    #[test]
+    fn csharp_namespaces_classes_and_usings() {
+        let src = "using System.Collections.Generic;\n\nnamespace App\n{\n    public class Cache\n    {\n        public const int Limit = 5;\n\n        public int Get(string key)\n        {\n            return store.Lookup(key) + Compute(Limit);\n        }\n    }\n}\n";
+        assert_symbols(
+            "App/Cache.cs",
+            src,
+            &[
+                ("module", "App", None, 3, 14),
+                ("class", "Cache", Some("App"), 5, 13),
+                ("constant", "Limit", Some("Cache"), 7, 7),
+                ("method", "Get", Some("Cache"), 9, 12),
+            ],
+            &[
+                ("method", "Lookup"),
+                ("call", "Compute"),
+                ("import", "System.Collections.Generic"),
+            ],
+        );
+    }
+
+    #[test]
+    fn ruby_top_level_defs_are_functions() {
+        let src = "require 'store'\n\nLIMIT = 5\n\nclass Cache < Base\n  def get(key)\n    @store.lookup(key)\n  end\nend\n\ndef build\n  make_cache(LIMIT)\nend\n";
+        assert_symbols(
+            "lib/cache.rb",
+            src,
+            &[
+                ("constant", "LIMIT", None, 3, 3),
+                ("class", "Cache", None, 5, 9),
+                ("method", "get", Some("Cache"), 6, 8),
+                ("function", "build", None, 11, 13),
+            ],
+            &[
+                ("method", "lookup"),
+                ("call", "make_cache"),
+                ("implementation", "Base"),
+                ("import", "store"),
+            ],
+        );
+    }
+
+    #[test]
+    fn php_methods_constants_and_uses() {
+        let src = "<?php\nnamespace App;\n\nuse App\\Store\\Repository;\n\nconst LIMIT = 5;\n\nclass Cache\n{\n    public function get($key)\n    {\n        return $this->store->lookup($key);\n    }\n}\n\nfunction build()\n{\n    return make_cache(LIMIT);\n}\ndefine('DEBUG', false);\n";
+        assert_symbols(
+            "src/Cache.php",
+            src,
+            &[
+                ("module", "App", None, 2, 2),
+                ("constant", "LIMIT", None, 6, 6),
+                ("class", "Cache", None, 8, 14),
+                ("method", "get", Some("Cache"), 10, 13),
+                ("function", "build", None, 16, 19),
+                ("constant", "DEBUG", None, 20, 20),
+            ],
+            &[
+                ("method", "lookup"),
+                ("call", "make_cache"),
+                ("import", "App\\Store\\Repository"),
+                ("import_name", "Repository"),
+            ],
+        );
     }
 }

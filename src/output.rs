@@ -238,3 +238,59 @@ pub fn render_markdown(out: &RetrieveOutput) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Tier;
+
+    fn file(path: &str, lines: &[(usize, usize, usize)]) -> File {
+        File {
+            path: path.into(),
+            relevance: 0.9,
+            tier: Tier::High,
+            reasons: vec![],
+            snippets: lines
+                .iter()
+                .map(|&(s, e, bytes)| Snippet {
+                    start_line: s,
+                    end_line: e,
+                    text: "x".repeat(bytes),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn packing_keeps_rank_order_and_degrades_to_handles() {
+        let mut files = vec![
+            file("a.py", &[(1, 10, 400)]),
+            file("b.py", &[(5, 9, 400), (20, 30, 40)]),
+        ];
+        let (used, dropped) = pack(&mut files, 120);
+        assert_eq!(
+            used, 110,
+            "a.py (100 tokens) and the small b.py snippet (10) fit"
+        );
+        assert_eq!(dropped, ["b.py:5-9"]);
+        assert!(files[1].snippets[0].text.is_empty());
+        assert_eq!(
+            (
+                files[1].snippets[0].start_line,
+                files[1].snippets[0].end_line
+            ),
+            (5, 9)
+        );
+    }
+
+    #[test]
+    fn snippets_are_the_matching_definitions_with_one_based_lines() {
+        let text = "import os\n\ndef unrelated():\n    return 1\n\ndef token_expiry(t):\n    return t.expiry\n";
+        let doc = crate::corpus::Doc::for_test("auth/token.py", text);
+        let q = TaskQuery::new("token expiry is wrong", &[]);
+        let sn = snippets(&doc, &q, &[]);
+        assert_eq!(sn.len(), 1, "{sn:?}");
+        assert_eq!((sn[0].start_line, sn[0].end_line), (6, 7));
+        assert!(sn[0].text.starts_with("def token_expiry"));
+    }
+}

@@ -50,6 +50,12 @@ pub fn identifiers(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// Digits stay with the letters before them. Returns the parts in original case.
 pub fn split_identifier(id: &str) -> Vec<&str> {
     let mut parts = Vec::new();
+    each_part(id, |p| parts.push(p));
+    parts
+}
+
+/// Calls `f` with each part of `id` (see [`split_identifier`]), without allocating.
+fn each_part<'a>(id: &'a str, mut f: impl FnMut(&'a str)) {
     for chunk in id.split('_').filter(|c| !c.is_empty()) {
         let b = chunk.as_bytes();
         let mut start = 0;
@@ -60,13 +66,52 @@ pub fn split_identifier(id: &str) -> Vec<&str> {
                 && (prev.is_ascii_lowercase() || prev.is_ascii_digit()))
                 || (cur.is_ascii_uppercase() && prev.is_ascii_uppercase() && next_lower);
             if boundary {
-                parts.push(&chunk[start..i]);
+                f(&chunk[start..i]);
                 start = i;
             }
         }
-        parts.push(&chunk[start..]);
+        f(&chunk[start..]);
     }
-    parts
+}
+
+/// Hashes of every index term of `text` (as [`for_each_term`] yields them,
+/// hashed with [`term_hash`]) without building the strings: the hot loop of
+/// indexing a file.
+pub fn for_each_term_hash(text: &str, mut f: impl FnMut(u64)) {
+    for (_, id) in identifiers(text) {
+        f(term_hash(id));
+        let b = id.as_bytes();
+        // Single-part identifiers (the common case) need no split.
+        let multi = b.contains(&b'_')
+            || b.windows(2)
+                .any(|w| w[1].is_ascii_uppercase() && !w[0].is_ascii_uppercase() && w[0] != b'_')
+            || b.windows(3).any(|w| {
+                w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase() && w[2].is_ascii_lowercase()
+            });
+        if multi {
+            let mut n = 0;
+            let mut hashes = [0u64; 16];
+            let mut overflow = Vec::new();
+            each_part(id, |p| {
+                if p.len() >= 2 {
+                    if n < hashes.len() {
+                        hashes[n] = term_hash(p);
+                    } else {
+                        overflow.push(term_hash(p));
+                    }
+                }
+                n += 1;
+            });
+            if n > 1 {
+                hashes
+                    .iter()
+                    .take(n.min(16))
+                    .filter(|&&h| h != 0)
+                    .for_each(|&h| f(h));
+                overflow.into_iter().for_each(&mut f);
+            }
+        }
+    }
 }
 
 /// Calls `f` with every index term of `text`, lowercased: each identifier whole
@@ -354,6 +399,8 @@ pub struct TaskQuery {
     pub paths: Vec<String>,
     /// Dotted names (`pkg.mod.Class`), as `/`-joined path stems to match.
     pub modules: Vec<String>,
+    /// Term hash → weight, for fast lookups while scanning text.
+    weights: rustc_hash::FxHashMap<u64, f64>,
 }
 
 /// Extensions that make a token a file path even without a `/`.
@@ -421,11 +468,17 @@ impl TaskQuery {
         terms.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.text.cmp(&b.text)));
         let (paths, modules) = structural_references(task);
         TaskQuery {
+            weights: terms.iter().map(|t| (t.hash, t.weight)).collect(),
             terms,
             identifiers: idents,
             paths,
             modules,
         }
+    }
+
+    /// Weight of a term by hash, if it is a query term.
+    pub fn weight_of(&self, hash: u64) -> Option<f64> {
+        self.weights.get(&hash).copied()
     }
 }
 
@@ -502,6 +555,21 @@ mod tests {
             terms,
             ["let", "m", "sessionmanager", "session", "manager", "new"]
         );
+    }
+
+    #[test]
+    fn term_hashes_match_the_terms() {
+        for text in [
+            "let m = SessionManager::new(); 42 HTTPServer a_b_c x2Y",
+            "plain words only",
+            "__init__ _x",
+        ] {
+            let mut a = Vec::new();
+            for_each_term(text, |t| a.push(term_hash(t)));
+            let mut b = Vec::new();
+            for_each_term_hash(text, |h| b.push(h));
+            assert_eq!(a, b, "{text}");
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use crate::corpus::Doc;
 use crate::lang::Symbols;
-use crate::query::{for_each_term, term_hash, TaskQuery};
+use crate::query::{for_each_term_hash, term_hash, TaskQuery};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -57,7 +57,7 @@ impl Default for Weights {
             test_prior: 0.35,
             aside_prior: 0.6,
             init_prior: 0.85,
-            parse_cap: 150,
+            parse_cap: 60,
             neighbour: 0.3,
             neighbour_sources: 3,
         }
@@ -156,7 +156,13 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
         .collect();
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
 
+    let t = std::time::Instant::now();
     let parsed = definition_pass(cands, q, w, &mut scored, n);
+    tracing::debug!(
+        parsed = parsed.len(),
+        ms = t.elapsed().as_millis() as u64,
+        "definition pass"
+    );
     for s in &mut scored {
         let prior = prior(cands[s.idx].rel, w);
         if prior.0 < 1.0 {
@@ -514,13 +520,13 @@ fn calibrate(scored: &mut [Scored], cands: &[Candidate], q: &TaskQuery) {
 
 /// Terms of `text` that are query terms (for snippets and gaps).
 pub fn query_hits(text: &str, q: &TaskQuery) -> f64 {
-    let mut seen: HashSet<u64> = HashSet::new();
+    let mut seen: Vec<u64> = Vec::new();
     let mut score = 0.0;
-    for_each_term(text, |t| {
-        let h = term_hash(t);
-        if seen.insert(h) {
-            if let Some(term) = q.terms.iter().find(|x| x.hash == h) {
-                score += term.weight;
+    for_each_term_hash(text, |h| {
+        if let Some(w) = q.weight_of(h) {
+            if !seen.contains(&h) {
+                seen.push(h);
+                score += w;
             }
         }
     });

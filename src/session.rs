@@ -132,12 +132,15 @@ impl Session {
             .collect();
         self.task_query = TaskQuery::with_feedback(&self.config.task, &agent, &self.feedback);
 
+        let t0 = Instant::now();
         let entries = walk(&self.config.root);
+        let t_walk = t0.elapsed();
         let mut stats = Stats {
             files_walked: entries.len(),
             ..Stats::default()
         };
         let loaded = engine.corpus.load(entries);
+        let t_load = t0.elapsed();
         let mut docs: Vec<(String, Arc<Doc>, bool)> = Vec::with_capacity(loaded.len());
         for l in loaded {
             match l.doc {
@@ -164,6 +167,14 @@ impl Session {
             })
             .collect();
         let scored = score::score(&cands, &self.task_query, &self.focus, &Weights::default());
+        tracing::debug!(
+            cycle = self.cycle,
+            walk_ms = t_walk.as_millis() as u64,
+            load_ms = (t_load - t_walk).as_millis() as u64,
+            score_ms = (t0.elapsed() - t_load).as_millis() as u64,
+            files = cands.len(),
+            "dispatch"
+        );
 
         let discount = if self.cycle > 1 {
             LATER_CYCLE_DISCOUNT
@@ -184,7 +195,13 @@ impl Session {
                 defines: Vec::new(),
                 judged: false,
             });
-            if !kept.judged && relevance > kept.relevance {
+            // Later cycles add files; they do not re-rank the ones already known
+            // (feedback re-ranking lowered Acc@1, DESIGN.md §4), except files
+            // that close a gap.
+            let known = kept.relevance > 0.0;
+            let floored = self.focus.floors.iter().any(|(p, _, _)| *p == path);
+            if !kept.judged && (self.cycle == 1 || !known || floored) && relevance > kept.relevance
+            {
                 kept.relevance = relevance;
                 kept.reasons = s.reasons.clone();
                 kept.defines = s.defines.clone();
@@ -615,5 +632,61 @@ impl Sessions {
                 max: MAX_SESSIONS,
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EngineOptions;
+
+    fn config(engine: &Engine) -> LoopConfig {
+        let root = env!("CARGO_MANIFEST_DIR").to_string() + "/tests/fixtures/authsvc";
+        engine
+            .config(
+                "token expiry",
+                Some(&root),
+                &[],
+                &[],
+                &[],
+                None,
+                None,
+                None,
+                None,
+                None,
+            )
+            .unwrap()
+    }
+
+    #[test]
+    fn the_store_keeps_at_most_max_sessions_dropping_the_oldest() {
+        let engine = Engine::new(EngineOptions::default());
+        let store = Sessions::default();
+        let first = store.create(config(&engine)).lock().unwrap().id.clone();
+        for _ in 0..MAX_SESSIONS {
+            store.create(config(&engine));
+        }
+        let err = store.get(&first).err().expect("the oldest session is gone");
+        assert!(err.to_string().contains("dispatch"), "{err}");
+    }
+
+    #[test]
+    fn later_cycles_never_lower_a_files_relevance() {
+        let engine = Engine::new(EngineOptions::default());
+        let mut s = Session::new("t".into(), config(&engine));
+        s.dispatch(&engine, &[], &[], &[]).unwrap();
+        s.evaluate(&[]).unwrap();
+        let first: Vec<(String, f64)> = s
+            .ranked()
+            .into_iter()
+            .map(|(p, k)| (p, k.relevance))
+            .collect();
+        s.refine(&["session".into()], &[], &[]);
+        s.dispatch(&engine, &[], &[], &[]).unwrap();
+        s.evaluate(&[]).unwrap();
+        for (p, r) in first {
+            assert!(s.files[&p].relevance >= r, "{p} fell below {r}");
+        }
+        assert_eq!(s.trace.len(), 2);
     }
 }
