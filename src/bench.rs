@@ -16,6 +16,7 @@
 //! Output: a table (or `--json`) on stdout, progress and warnings on stderr.
 
 use crate::engine::{Engine, EngineOptions};
+use crate::score::Weights;
 use crate::tools::retrieve::RetrieveParams;
 use anyhow::{bail, Context, Result};
 use bm25::{Embedder, EmbedderBuilder, Embedding, Scorer, Tokenizer};
@@ -96,6 +97,16 @@ pub struct BenchArgs {
     /// since the previous call"). Without it each tree's first call is cold.
     #[arg(long = "warm")]
     pub warm: bool,
+
+    /// Also run the engine with other scoring weights, as `NAME:key=value,...`
+    /// (keys are the fields of `score::Weights`, e.g. `stem=3,definition=4`).
+    /// Repeatable; each variant is reported as its own row, on the same trees.
+    #[arg(long, value_name = "NAME:K=V,...")]
+    pub weights: Vec<String>,
+
+    /// Skip the BM25 baseline (for quick comparisons of engine variants only).
+    #[arg(long)]
+    pub no_bm25: bool,
 
     /// Print a JSON document (summaries plus per-task ranks of gold files)
     /// instead of the table.
@@ -663,8 +674,11 @@ impl Summary {
 /// What is being measured.
 #[derive(Debug, Clone)]
 enum System {
-    /// The engine's `retrieve` with this `max_cycles`.
-    Engine { max_cycles: usize },
+    /// The engine's `retrieve` with this `max_cycles` (and named weights, if not the defaults).
+    Engine {
+        max_cycles: usize,
+        weights: Option<(String, Weights)>,
+    },
     /// The plain BM25 baseline.
     Bm25,
 }
@@ -672,7 +686,14 @@ enum System {
 impl System {
     fn label(&self) -> String {
         match self {
-            System::Engine { max_cycles } => format!("ctxloop/{max_cycles}c"),
+            System::Engine {
+                max_cycles,
+                weights: None,
+            } => format!("ctxloop/{max_cycles}c"),
+            System::Engine {
+                max_cycles,
+                weights: Some((name, _)),
+            } => format!("{name}/{max_cycles}c"),
             System::Bm25 => "bm25".to_string(),
         }
     }
@@ -726,6 +747,7 @@ fn run_engine(
     task: &Task,
     tree: &Path,
     max_cycles: usize,
+    weights: &Weights,
     depth: usize,
 ) -> SystemRun {
     let params = RetrieveParams {
@@ -736,7 +758,7 @@ fn run_engine(
         ..Default::default()
     };
     let start = Instant::now();
-    let result = engine.retrieve(params);
+    let result = engine.retrieve_weighted(params, weights);
     let ms = start.elapsed().as_secs_f64() * 1e3;
     match result {
         Ok(out) => {
@@ -872,11 +894,27 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 
     let mut systems = vec![System::Engine {
         max_cycles: args.max_cycles,
+        weights: None,
     }];
     if args.compare_cycles && args.max_cycles != 1 {
-        systems.push(System::Engine { max_cycles: 1 });
+        systems.push(System::Engine {
+            max_cycles: 1,
+            weights: None,
+        });
     }
-    systems.push(System::Bm25);
+    for spec in &args.weights {
+        let (name, kv) = spec
+            .split_once(':')
+            .unwrap_or((spec.as_str(), spec.as_str()));
+        let w = Weights::parse(kv).map_err(|e| anyhow::anyhow!("--weights {spec:?}: {e}"))?;
+        systems.push(System::Engine {
+            max_cycles: args.max_cycles,
+            weights: Some((name.to_string(), w)),
+        });
+    }
+    if !args.no_bm25 {
+        systems.push(System::Bm25);
+    }
 
     // One tree at a time (in order of first appearance), so each tree is
     // extracted and indexed once and only one BM25 index is held in memory.
@@ -943,7 +981,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             if let Some(&first) = members.first() {
                 progress.set_message(format!("warming the engine on {repo}@{short}"));
                 // Only the cache matters here; an error shows again in the timed call.
-                let _ = run_engine(&engine, &tasks[first], &tree, 1, cutoffs.depth);
+                let _ = run_engine(
+                    &engine,
+                    &tasks[first],
+                    &tree,
+                    1,
+                    &Weights::default(),
+                    cutoffs.depth,
+                );
             }
         }
         for &i in members {
@@ -970,9 +1015,17 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             let mut runs = BTreeMap::new();
             for system in &systems {
                 let run = match system {
-                    System::Engine { max_cycles } => {
-                        run_engine(&engine, task, &tree, *max_cycles, cutoffs.depth)
-                    }
+                    System::Engine {
+                        max_cycles,
+                        weights,
+                    } => run_engine(
+                        &engine,
+                        task,
+                        &tree,
+                        *max_cycles,
+                        weights.as_ref().map_or(&Weights::default(), |(_, w)| w),
+                        cutoffs.depth,
+                    ),
                     System::Bm25 => run_bm25(&index, task, cutoffs.depth),
                 };
                 if let Some(e) = &run.error {

@@ -3,6 +3,7 @@
 
 use crate::corpus::Corpus;
 use crate::error::{Error, Result};
+use crate::score::Weights;
 use crate::session::{Session, Sessions};
 use crate::tools::dispatch::DispatchParams;
 use crate::tools::evaluate::EvaluateParams;
@@ -181,6 +182,15 @@ impl Engine {
 
     /// The whole loop in one call.
     pub fn retrieve(&self, p: RetrieveParams) -> Result<RetrieveOutput> {
+        self.retrieve_weighted(p, &Weights::default())
+    }
+
+    /// [`Engine::retrieve`] with other scoring weights (for `ctxloop bench --weights`).
+    pub fn retrieve_weighted(
+        &self,
+        p: RetrieveParams,
+        weights: &Weights,
+    ) -> Result<RetrieveOutput> {
         let start = Instant::now();
         let cfg = self.config(
             &p.task,
@@ -195,6 +205,7 @@ impl Engine {
             p.budget_tokens,
         )?;
         let mut session = Session::new(String::new(), cfg);
+        session.weights = weights.clone();
         loop {
             session.dispatch(self, &[], &[], &[])?;
             session.evaluate(&[])?;

@@ -7,7 +7,7 @@
 //! - `uncovered_concept`: an identifier of the task that no high file contains.
 //!
 //! A third, `agent_reported`, comes from `evaluate` judgments. A gap closes when
-//! a file that covers it is in context (tier medium or high).
+//! a file that covers it is in context (among the files the answer returns).
 
 use crate::corpus::Doc;
 use crate::lang::Reference;
@@ -51,8 +51,10 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
         // Cheap pass first: which used names are held by few other files.
         let mut wanted: Vec<(usize, &Reference, Holders)> = Vec::new();
         for r in &syms.references {
-            if !matches!(r.kind.as_str(), "call" | "method" | "type" | "import_name")
-                || r.name.len() < MIN_SYMBOL_LEN
+            if !matches!(
+                r.kind.as_str(),
+                "call" | "method" | "type" | "import_name" | "constant"
+            ) || r.name.len() < MIN_SYMBOL_LEN
                 || own.contains(r.name.as_str())
                 || seen.contains(&r.name)
                 || wanted.iter().any(|(_, w, _)| w.name == r.name)

@@ -200,7 +200,7 @@ pub struct Definition {
 }
 
 /// A use of a name: `call`, `method` (a call on a receiver), `type`, `import`,
-/// `import_name`, `implementation`.
+/// `import_name`, `implementation`, `constant` (an ALL_CAPS name read).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reference {
     pub kind: String,

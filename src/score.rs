@@ -23,6 +23,9 @@ pub struct Weights {
     pub path: f64,
     /// Extra per IDF unit when the term is in the file's stem (`token` in `token.py`).
     pub stem: f64,
+    /// Multiplier of the definition weight when the definition is a method
+    /// (a name many classes define, such as `doit`, says less than a function).
+    pub method_definition: f64,
     /// Per definition-IDF unit of a task identifier the file defines (DESIGN.md §4:
     /// definitions of named identifiers were worth +4.6 Acc@5, +10 Acc@1).
     pub definition: f64,
@@ -43,6 +46,12 @@ pub struct Weights {
     pub neighbour: f64,
     /// Files relevance flows from.
     pub neighbour_sources: usize,
+    /// Relevance given to a file that closes a gap of a high file (related
+    /// context: medium), before the later-cycle discount.
+    pub gap_floor: f64,
+    /// Discount on relevance found in cycles after the first: later cycles
+    /// search with pseudo-relevance feedback, weaker evidence than the task.
+    pub later_discount: f64,
 }
 
 impl Default for Weights {
@@ -53,6 +62,7 @@ impl Default for Weights {
             path: 0.6,
             stem: 1.0,
             definition: 2.5,
+            method_definition: 1.0,
             explicit: 0.6,
             test_prior: 0.35,
             aside_prior: 0.6,
@@ -60,7 +70,58 @@ impl Default for Weights {
             parse_cap: 60,
             neighbour: 0.3,
             neighbour_sources: 3,
+            gap_floor: 0.62,
+            later_discount: 0.9,
         }
+    }
+}
+
+impl Weights {
+    /// Sets one weight by field name (for `ctxloop bench --weights`, which
+    /// measures alternatives side by side on the development set).
+    pub fn set(&mut self, key: &str, value: f64) -> Result<(), String> {
+        let slot = match key {
+            "k1" => &mut self.k1,
+            "b" => &mut self.b,
+            "path" => &mut self.path,
+            "stem" => &mut self.stem,
+            "definition" => &mut self.definition,
+            "method_definition" => &mut self.method_definition,
+            "explicit" => &mut self.explicit,
+            "test_prior" => &mut self.test_prior,
+            "aside_prior" => &mut self.aside_prior,
+            "init_prior" => &mut self.init_prior,
+            "neighbour" => &mut self.neighbour,
+            "gap_floor" => &mut self.gap_floor,
+            "later_discount" => &mut self.later_discount,
+            "parse_cap" => {
+                self.parse_cap = value as usize;
+                return Ok(());
+            }
+            "neighbour_sources" => {
+                self.neighbour_sources = value as usize;
+                return Ok(());
+            }
+            _ => return Err(format!("unknown weight `{key}`")),
+        };
+        *slot = value;
+        Ok(())
+    }
+
+    /// Parses `key=value,key=value` over the defaults.
+    pub fn parse(spec: &str) -> Result<Weights, String> {
+        let mut w = Weights::default();
+        for kv in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("`{kv}` is not key=value"))?;
+            let v: f64 = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("`{v}` is not a number"))?;
+            w.set(k.trim(), v)?;
+        }
+        Ok(w)
     }
 }
 
@@ -249,9 +310,16 @@ fn definition_pass(
         };
         let mut bonus = 0.0;
         for &(id, _, weight) in &idents {
-            if let Some(d) = syms.defines(id).next() {
+            // A top-level definition says more than a method of the same name.
+            if let Some(d) = syms.defines(id).min_by_key(|d| d.parent.is_some()) {
                 let count = ndef.get(id).copied().unwrap_or(1) as f64;
-                bonus += weight * (1.0 + n / count).ln() * w.definition / (1.0 + count.ln());
+                let kind = if d.parent.is_some() && matches!(d.kind.as_str(), "function" | "method")
+                {
+                    w.method_definition
+                } else {
+                    1.0
+                };
+                bonus += kind * weight * (1.0 + n / count).ln() * w.definition / (1.0 + count.ln());
                 s.defines.push(id.to_string());
                 s.reasons.push(format!(
                     "defines {} `{}` (lines {}-{})",

@@ -22,16 +22,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Discount on relevance found in cycles after the first (see module docs).
-const LATER_CYCLE_DISCOUNT: f64 = 0.9;
 /// The loop has converged when the mean relevance of the best `min_high` files
 /// rises by less than this over the previous cycle (the seeds' 0.02).
 const CONVERGED_DELTA: f64 = 0.02;
 /// Candidates a dispatch evaluates (the best ones by server score).
 const CANDIDATES_PER_CYCLE: usize = 30;
-/// Relevance floor of a file that would close a gap: related context (medium),
-/// after the later-cycle discount.
-const GAP_FLOOR: f64 = 0.62;
 /// Share of the best raw score given to files next to a high file.
 const DIR_FOCUS_BOOST: f64 = 0.05;
 
@@ -47,6 +42,8 @@ struct Kept {
 
 pub struct Session {
     pub id: String,
+    /// Scoring constants (the defaults unless a benchmark sets others).
+    pub weights: Weights,
     pub config: LoopConfig,
     root: Root,
     query: Query,
@@ -62,6 +59,8 @@ pub struct Session {
     agent_gaps: Vec<Gap>,
     trace: Vec<Cycle>,
     history: Vec<f64>,
+    /// Highest relevance a file first found after cycle 1 may get.
+    later_cap: Option<f64>,
     stats: Stats,
     done: Option<StopReason>,
     corpus: BTreeMap<String, Arc<Doc>>,
@@ -78,6 +77,7 @@ impl Session {
         };
         Session {
             id,
+            weights: Weights::default(),
             root: root_info(&config.root),
             task_query: TaskQuery::new(&config.task, &config.keywords),
             config,
@@ -93,6 +93,7 @@ impl Session {
             agent_gaps: Vec::new(),
             trace: Vec::new(),
             history: Vec::new(),
+            later_cap: None,
             stats: Stats::default(),
             done: None,
             corpus: BTreeMap::new(),
@@ -166,7 +167,7 @@ impl Session {
                 allowed: *allowed,
             })
             .collect();
-        let scored = score::score(&cands, &self.task_query, &self.focus, &Weights::default());
+        let scored = score::score(&cands, &self.task_query, &self.focus, &self.weights);
         tracing::debug!(
             cycle = self.cycle,
             walk_ms = t_walk.as_millis() as u64,
@@ -177,7 +178,7 @@ impl Session {
         );
 
         let discount = if self.cycle > 1 {
-            LATER_CYCLE_DISCOUNT
+            self.weights.later_discount
         } else {
             1.0
         };
@@ -188,7 +189,10 @@ impl Session {
             .take(CANDIDATES_PER_CYCLE.max(self.config.limit))
         {
             let path = cands[s.idx].rel.to_string();
-            let relevance = (s.relevance * discount * 1000.0).round() / 1000.0;
+            let mut relevance = (s.relevance * discount * 1000.0).round() / 1000.0;
+            if let Some(cap) = self.later_cap {
+                relevance = relevance.min(cap);
+            }
             let kept = self.files.entry(path.clone()).or_insert(Kept {
                 relevance: 0.0,
                 reasons: Vec::new(),
@@ -292,11 +296,10 @@ impl Session {
             .filter(|(_, k)| k.relevance >= threshold)
             .count();
 
-        // Gaps from the files in context (the best `limit`, medium or high).
+        // Gaps from the files in context: the best `limit`, the files an answer returns.
         let context_paths: Vec<(String, bool)> = ranked
             .iter()
             .take(self.config.limit)
-            .filter(|(_, k)| k.relevance >= 0.5_f64.min(threshold))
             .map(|(p, k)| (p.clone(), k.relevance >= threshold))
             .collect();
         let snippets: Vec<Vec<Snippet>> = context_paths
@@ -371,6 +374,15 @@ impl Session {
             )
         };
         self.history.push(top_mean);
+        if self.cycle == 1 {
+            // Later cycles may add files, but not above the first cycle's best
+            // `min_high` files: a good first ranking stays on top.
+            let n = self.config.min_high.max(1);
+            self.later_cap = ranked
+                .get(n - 1)
+                .or(ranked.last())
+                .map(|(_, k)| (k.relevance - 0.001).max(0.0));
+        }
         self.done = stop;
         self.evaluated = true;
         let decision = format!(
@@ -442,7 +454,7 @@ impl Session {
                         self.query.focus_areas.push(p.clone());
                         self.focus.floors.push((
                             p.clone(),
-                            GAP_FLOOR,
+                            self.weights.gap_floor,
                             format!(
                                 "defines `{sym}`, used by {}",
                                 g.referenced_from.as_deref().unwrap_or("a high file")

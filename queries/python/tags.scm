@@ -38,3 +38,8 @@
     (dotted_name) @name
     (aliased_import name: (dotted_name) @name)
   ]) @reference.import_name
+
+; Uses of constants (ALL_CAPS names), so a function that reads a constant
+; defined elsewhere can report it as missing context.
+((identifier) @name
+  (#match? @name "^[A-Z][A-Z0-9_]*[A-Z0-9]$")) @reference.constant

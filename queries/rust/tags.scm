@@ -33,3 +33,8 @@
 (type_identifier) @name @reference.type
 
 (use_declaration argument: (_) @name) @reference.import
+
+; Uses of constants (ALL_CAPS names), so a function that reads a constant
+; defined elsewhere can report it as missing context.
+((identifier) @name
+  (#match? @name "^[A-Z][A-Z0-9_]*[A-Z0-9]$")) @reference.constant
