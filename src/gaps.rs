@@ -53,7 +53,7 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
         for r in &syms.references {
             if !matches!(
                 r.kind.as_str(),
-                "call" | "method" | "type" | "import_name" | "constant"
+                "call" | "method" | "type" | "import_name" | "constant" | "implementation"
             ) || r.name.len() < MIN_SYMBOL_LEN
                 || own.contains(r.name.as_str())
                 || seen.contains(&r.name)
@@ -96,11 +96,22 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
             }
             seen.insert(r.name.clone());
             let ambiguous = definers.len() > 1;
+            let parent = r.kind == "implementation";
             found.push(Gap {
-                kind: "undefined_symbol".into(),
+                kind: if parent {
+                    "missing_parent"
+                } else {
+                    "undefined_symbol"
+                }
+                .into(),
                 description: format!(
-                    "`{}` is used by {} but defined in {}",
+                    "`{}` is {} by {} but defined in {}",
                     r.name,
+                    if parent {
+                        "extended or implemented"
+                    } else {
+                        "used"
+                    },
                     c.path,
                     if ambiguous {
                         format!("{} files (ambiguous)", definers.len())
@@ -115,6 +126,7 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
             });
         }
         gaps.extend(found);
+        gaps.extend(config_gaps(c, corpus, &in_context));
     }
 
     // Task identifiers (code-like, stated more than once or in the title) that no high file contains.
@@ -140,5 +152,61 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
             });
         }
     }
+    gaps
+}
+
+/// Extensions of configuration files worth fetching when code names them.
+const CONFIG_EXTENSIONS: &[&str] = &["toml", "yaml", "yml", "json", "ini", "cfg", "conf", "env"];
+
+/// Configuration files a high file names in a string literal (`"settings.toml"`,
+/// `'config/app.yaml'`) that exist in the tree but are not in context.
+fn config_gaps(
+    c: &InContext,
+    corpus: &BTreeMap<String, Arc<Doc>>,
+    in_context: &HashSet<&str>,
+) -> Vec<Gap> {
+    let mut gaps: Vec<Gap> = Vec::new();
+    for (i, line) in c.doc.text.lines().enumerate() {
+        for quote in ['"', '\'', '`'] {
+            for (j, lit) in line.split(quote).enumerate() {
+                let lit = lit.trim().trim_start_matches("./");
+                if j % 2 == 0 || lit.is_empty() || lit.contains(' ') || lit.len() > 200 {
+                    continue;
+                }
+                let Some((_, ext)) = lit.rsplit_once('.') else {
+                    continue;
+                };
+                if !CONFIG_EXTENSIONS.contains(&ext) {
+                    continue;
+                }
+                let wanted = lit.replace('\\', "/");
+                let hits: Vec<String> = corpus
+                    .keys()
+                    .filter(|p| {
+                        p.as_str() == wanted
+                            || (p.ends_with(&wanted)
+                                && p.as_bytes()[p.len() - wanted.len() - 1] == b'/')
+                    })
+                    .take(5)
+                    .cloned()
+                    .collect();
+                if hits.is_empty()
+                    || hits.iter().any(|h| in_context.contains(h.as_str()))
+                    || gaps.iter().any(|g| g.symbol.as_deref() == Some(lit))
+                {
+                    continue;
+                }
+                gaps.push(Gap {
+                    kind: "config_file".into(),
+                    description: format!("{} reads the configuration file `{lit}`", c.path),
+                    symbol: Some(lit.to_string()),
+                    referenced_from: Some(format!("{}:{}", c.path, i + 1)),
+                    suggested_paths: hits,
+                    critical: false,
+                });
+            }
+        }
+    }
+    gaps.truncate(3);
     gaps
 }

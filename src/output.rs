@@ -64,6 +64,27 @@ pub fn snippets(doc: &Doc, q: &TaskQuery, defines: &[String]) -> Vec<Snippet> {
     if chosen.is_empty() {
         chosen.push(densest_window(&lines, q));
     }
+    // A method alone hides what a reader needs: the signature of the class or
+    // impl around it. Add that one line when it is not shown already.
+    let mut parents: Vec<(usize, usize)> = Vec::new();
+    for &(s, e) in &chosen {
+        let enclosing = syms
+            .definitions
+            .iter()
+            .filter(|d| d.kind != "module" && d.start_line < s && e <= d.end_line)
+            .max_by_key(|d| d.start_line);
+        if let Some(p) = enclosing {
+            let line = p.start_line;
+            let shown = chosen
+                .iter()
+                .chain(&parents)
+                .any(|&(cs, ce)| cs <= line && line <= ce);
+            if !shown && line <= lines.len() {
+                parents.push((line, line));
+            }
+        }
+    }
+    chosen.extend(parents);
     chosen.sort_unstable();
     chosen
         .into_iter()

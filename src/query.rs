@@ -422,6 +422,7 @@ impl TaskQuery {
         let mut counts: HashMap<String, (f64, bool)> = HashMap::new();
         let mut idents: Vec<String> = Vec::new();
         let title = task.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        // `bonus` < 0 marks feedback: counted once, never a "task identifier".
         let mut add = |text: &str, bonus: f64, counts: &mut HashMap<String, (f64, bool)>| {
             for (_, id) in identifiers(text) {
                 let lower = id.to_ascii_lowercase();
@@ -431,9 +432,9 @@ impl TaskQuery {
                     || id[1..].bytes().any(|b| b.is_ascii_uppercase());
                 if !is_stopword(&lower) {
                     let e = counts.entry(lower).or_insert((0.0, false));
-                    e.0 += 1.0 + bonus;
+                    e.0 += 1.0 + bonus.max(0.0);
                     e.1 |= code_like || bonus >= 2.0;
-                    if !idents.iter().any(|i| i == id) {
+                    if bonus >= 0.0 && !idents.iter().any(|i| i == id) {
                         idents.push(id.to_string());
                     }
                 }
@@ -454,7 +455,7 @@ impl TaskQuery {
             add(k, 2.0, &mut counts);
         }
         for k in feedback {
-            add(k, 0.0, &mut counts);
+            add(k, -1.0, &mut counts);
         }
         let mut terms: Vec<Term> = counts
             .into_iter()

@@ -59,16 +59,16 @@ impl Default for Weights {
         Weights {
             k1: 1.2,
             b: 0.75,
-            path: 0.6,
-            stem: 1.0,
+            path: 2.0,
+            stem: 8.0,
             definition: 2.5,
-            method_definition: 1.0,
+            method_definition: 0.4,
             explicit: 0.6,
-            test_prior: 0.35,
-            aside_prior: 0.6,
+            test_prior: 0.2,
+            aside_prior: 0.4,
             init_prior: 0.85,
             parse_cap: 60,
-            neighbour: 0.3,
+            neighbour: 0.1,
             neighbour_sources: 3,
             gap_floor: 0.62,
             later_discount: 0.9,
@@ -146,6 +146,10 @@ pub struct Scored {
     pub reasons: Vec<String>,
     /// Task identifiers this file defines.
     pub defines: Vec<String>,
+    /// The BM25 part of `raw` (after priors).
+    pub lexical: f64,
+    /// Whether relevance flowed to this file from a top file (graph edge).
+    pub neighbour: bool,
 }
 
 /// A document to score: its path and contents, and whether the cycle's globs let it through.
@@ -212,6 +216,8 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
                 relevance: 0.0,
                 reasons,
                 defines: Vec::new(),
+                lexical: bm25,
+                neighbour: false,
             })
         })
         .collect();
@@ -228,6 +234,7 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
         let prior = prior(cands[s.idx].rel, w);
         if prior.0 < 1.0 {
             s.raw *= prior.0;
+            s.lexical *= prior.0;
             s.reasons.push(format!("{} (x{:.2})", prior.1, prior.0));
         }
     }
@@ -418,6 +425,7 @@ fn neighbour_pass(
         }
         if let Some((boost, why)) = best {
             s.raw += boost;
+            s.neighbour = true;
             s.reasons.push(why);
         }
     }
@@ -470,6 +478,8 @@ fn explicit_pass(
                     relevance: 0.0,
                     reasons: Vec::new(),
                     defines: Vec::new(),
+                    lexical: 0.0,
+                    neighbour: false,
                 });
                 scored.len() - 1
             });
@@ -543,14 +553,21 @@ fn prior(rel: &str, w: &Weights) -> (f64, &'static str) {
     }
 }
 
-/// Maps raw scores to [0, 1] from two kinds of evidence: the share `r` of the
-/// best raw score (an unrelated file added to the tree cannot change another
-/// file's tier) and the IDF-weighted share `c` of the query that the file
-/// covers, plus strong evidence (it defines a task identifier or the task names
-/// it). A file close to the best that covers the query's distinctive terms is
-/// high; one that matches only common terms stays low.
+/// Maps the evidence to a relevance in [0, 1] whose tiers mean what they say,
+/// keeping the ranking (relevance never rises down the raw-score order):
+/// - high (>= 0.7): the file defines a task identifier or is named by the task,
+///   or it is lexically close to the best file (>= 75% of its BM25) while
+///   covering >= 75% of the query's IDF-weighted terms;
+/// - medium (0.5-0.7): lexically related (>= 50% of the best BM25) or linked by
+///   a graph edge to a top file;
+/// - low: the rest.
+///
+/// Within a tier the share of the best raw score orders files. Nothing depends
+/// on files that match nothing, so an unrelated file added to the tree cannot
+/// change another file's tier.
 fn calibrate(scored: &mut [Scored], cands: &[Candidate], q: &TaskQuery) {
-    let best = scored.first().map_or(0.0, |s| s.raw);
+    let best = scored.iter().map(|s| s.raw).fold(0.0, f64::max);
+    let best_lex = scored.iter().map(|s| s.lexical).fold(0.0, f64::max);
     if best <= 0.0 {
         return;
     }
@@ -564,8 +581,14 @@ fn calibrate(scored: &mut [Scored], cands: &[Candidate], q: &TaskQuery) {
         })
         .collect();
     let total: f64 = mass.iter().sum::<f64>().max(1e-9);
+    let mut ceiling: f64 = 1.0;
     for s in scored.iter_mut() {
         let r = (s.raw / best).clamp(0.0, 1.0);
+        let rl = if best_lex > 0.0 {
+            s.lexical / best_lex
+        } else {
+            0.0
+        };
         let doc = cands[s.idx].doc;
         let c: f64 = q
             .terms
@@ -576,12 +599,17 @@ fn calibrate(scored: &mut [Scored], cands: &[Candidate], q: &TaskQuery) {
             .sum::<f64>()
             / total;
         let named = s.reasons.iter().any(|r| r.starts_with("task names"));
-        let strong = if named || !s.defines.is_empty() {
-            1.0
+        let direct = named || (!s.defines.is_empty() && r >= 0.3) || (rl >= 0.75 && c >= 0.75);
+        let related = rl >= 0.5 || s.neighbour;
+        let rel = if direct {
+            0.7 + 0.3 * r.sqrt()
+        } else if related {
+            0.5 + 0.19 * r.sqrt()
         } else {
-            0.0
+            0.49 * r.sqrt()
         };
-        let rel = 0.05 + 0.4 * r + 0.45 * c * r.sqrt() + 0.15 * strong * r.sqrt();
+        let rel = rel.min(ceiling);
+        ceiling = rel;
         s.relevance = (rel.clamp(0.0, 1.0) * 1000.0).round() / 1000.0;
     }
 }

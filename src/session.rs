@@ -377,11 +377,14 @@ impl Session {
         if self.cycle == 1 {
             // Later cycles may add files, but not above the first cycle's best
             // `min_high` files: a good first ranking stays on top.
-            let n = self.config.min_high.max(1);
+            // (Only files of at least medium tier set the cap: with fewer good
+            // files, additions may come right after them.)
             self.later_cap = ranked
-                .get(n - 1)
-                .or(ranked.last())
-                .map(|(_, k)| (k.relevance - 0.001).max(0.0));
+                .iter()
+                .take(self.config.min_high.max(1))
+                .map(|(_, k)| k.relevance)
+                .rfind(|&r| r >= 0.5)
+                .map(|r| (r - 0.001).max(0.0));
         }
         self.done = stop;
         self.evaluated = true;
@@ -440,28 +443,35 @@ impl Session {
         let mut excluded = Vec::new();
         let threshold = self.config.high_threshold;
         for g in &self.gaps {
-            if let (Some(sym), "undefined_symbol") = (&g.symbol, g.kind.as_str()) {
-                if !self.query.keywords.contains(sym) {
-                    self.query.keywords.push(sym.clone());
-                    self.feedback.push(sym.clone());
-                    added.keywords.push(format!(
-                        "{sym}: used by a high file, defined elsewhere ({})",
-                        g.referenced_from.as_deref().unwrap_or("?")
-                    ));
-                }
-                for p in &g.suggested_paths {
-                    if !self.query.focus_areas.contains(p) {
-                        self.query.focus_areas.push(p.clone());
-                        self.focus.floors.push((
-                            p.clone(),
-                            self.weights.gap_floor,
-                            format!(
-                                "defines `{sym}`, used by {}",
-                                g.referenced_from.as_deref().unwrap_or("a high file")
-                            ),
-                        ));
-                        added.focus_areas.push(format!("{p}: defines {sym}"));
-                    }
+            let strategy = match g.kind.as_str() {
+                "undefined_symbol" => "dependency",
+                "missing_parent" => "parent",
+                "config_file" => "config",
+                _ => continue,
+            };
+            let Some(sym) = &g.symbol else { continue };
+            let from = g.referenced_from.as_deref().unwrap_or("a high file");
+            if strategy != "config" && !self.query.keywords.contains(sym) {
+                self.query.keywords.push(sym.clone());
+                self.feedback.push(sym.clone());
+                added
+                    .keywords
+                    .push(format!("{sym}: {strategy} of a high file ({from})"));
+            }
+            for p in &g.suggested_paths {
+                if !self.query.focus_areas.contains(p) {
+                    self.query.focus_areas.push(p.clone());
+                    let why = match strategy {
+                        "dependency" => format!("defines `{sym}`, used at {from}"),
+                        "parent" => {
+                            format!("defines `{sym}`, the parent of a definition at {from}")
+                        }
+                        _ => format!("configuration file named at {from}"),
+                    };
+                    self.focus
+                        .floors
+                        .push((p.clone(), self.weights.gap_floor, why.clone()));
+                    added.focus_areas.push(format!("{p}: {strategy} — {why}"));
                 }
             }
         }
@@ -483,7 +493,7 @@ impl Session {
                     ));
                     added
                         .focus_areas
-                        .push(format!("{dir}: directory of high file {h}"));
+                        .push(format!("{dir}: neighbourhood — directory of high file {h}"));
                 }
             }
         }

@@ -73,8 +73,10 @@ pub struct File {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Gap {
     /// `undefined_symbol` (a high file uses an identifier defined in a file not in
-    /// context), `uncovered_concept` (a query concept no high file covers) or
-    /// `agent_reported` (from an agent's `missing_context`).
+    /// context), `missing_parent` (a base class or trait of a high file's
+    /// definitions is defined elsewhere), `config_file` (a high file names a
+    /// configuration file not in context), `uncovered_concept` (a query concept no
+    /// high file covers) or `agent_reported` (from an agent's `missing_context`).
     pub kind: String,
     /// One sentence saying what is missing.
     pub description: String,
@@ -256,7 +258,10 @@ pub struct EvaluateOutput {
 pub struct Added {
     /// New keywords with the reason for each (`term: why`).
     pub keywords: Vec<String>,
-    /// New include patterns / focus areas with reasons.
+    /// New focus areas, each as `path: strategy — why`. Strategies: `dependency`
+    /// (defines what a high file uses), `parent` (defines a high file's base
+    /// class or trait), `config` (a configuration file a high file names),
+    /// `neighbourhood` (the directory of a high file).
     pub focus_areas: Vec<String>,
 }
 

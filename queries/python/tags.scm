@@ -43,3 +43,9 @@
 ; defined elsewhere can report it as missing context.
 ((identifier) @name
   (#match? @name "^[A-Z][A-Z0-9_]*[A-Z0-9]$")) @reference.constant
+
+; Base classes: the parent a method's behaviour may come from.
+(class_definition
+  superclasses: (argument_list
+    [(identifier) @name
+     (attribute attribute: (identifier) @name)])) @reference.implementation

@@ -1,0 +1,113 @@
+//! Expanding context (the seeds' "relevant but incomplete → fetch parent /
+//! related / config"): in `tests/fixtures/expand`, `Cart.apply_discount` extends
+//! `Model` (shop/base.py), reads `MAX_REDUCTION` (shop/limits.py) and names
+//! `config/pricing.toml` in a string literal; none of those files shares a word
+//! with the task. `refine` must add each, saying which strategy and why, and the
+//! next cycle must bring them in as medium-tier context.
+
+mod common;
+use common::*;
+use serde_json::json;
+use std::path::PathBuf;
+
+fn expand() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/expand")
+}
+
+#[tokio::test]
+async fn refine_adds_parent_dependency_and_config_with_its_reasons() {
+    let c = client(None).await;
+    let task = "Cart.apply_discount applies the discount twice";
+    let d1 = ok(&c, "dispatch", json!({"task": task, "root": expand()})).await;
+    let sid = d1["session_id"].as_str().unwrap().to_string();
+    assert_eq!(paths(&d1["candidates"])[0], "shop/cart.py");
+
+    let e1 = ok(&c, "evaluate", json!({"session_id": sid})).await;
+    let kinds: Vec<(String, String)> = e1["gaps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["kind"].as_str().unwrap().to_string(),
+                g["symbol"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    for want in [
+        ("missing_parent", "Model"),
+        ("undefined_symbol", "MAX_REDUCTION"),
+        ("config_file", "config/pricing.toml"),
+    ] {
+        assert!(
+            kinds.contains(&(want.0.to_string(), want.1.to_string())),
+            "{want:?} in {kinds:?}"
+        );
+    }
+
+    let r1 = ok(&c, "refine", json!({"session_id": sid})).await;
+    let focus: Vec<String> = r1["added"]["focus_areas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    for (path, strategy) in [
+        ("shop/base.py", "parent"),
+        ("shop/limits.py", "dependency"),
+        ("config/pricing.toml", "config"),
+    ] {
+        assert!(
+            focus
+                .iter()
+                .any(|f| f.starts_with(&format!("{path}: {strategy} — "))),
+            "{path} by {strategy} in {focus:?}"
+        );
+    }
+
+    ok(&c, "dispatch", json!({"session_id": sid})).await;
+    let e2 = ok(&c, "evaluate", json!({"session_id": sid})).await;
+    let tier = |p: &str| {
+        e2["evaluations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["path"] == p)
+            .map(|f| f["tier"].as_str().unwrap().to_string())
+    };
+    for p in ["shop/base.py", "shop/limits.py", "config/pricing.toml"] {
+        assert_eq!(
+            tier(p).as_deref(),
+            Some("medium"),
+            "{p}: {}",
+            e2["evaluations"]
+        );
+    }
+    assert!(e2["gaps"].as_array().unwrap().is_empty(), "{}", e2["gaps"]);
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_method_snippet_carries_its_class_signature() {
+    let c = client(None).await;
+    let out = ok(
+        &c,
+        "retrieve",
+        json!({"task": "Cart.apply_discount applies the discount twice", "root": expand(), "max_cycles": 1}),
+    )
+    .await;
+    let cart = &out["files"][0];
+    assert_eq!(cart["path"], "shop/cart.py");
+    let snippets = cart["snippets"].as_array().unwrap();
+    assert!(
+        snippets.iter().any(|s| s["text"] == "class Cart(Model):"
+            && s["start_line"] == 8
+            && s["end_line"] == 8),
+        "{snippets:?}"
+    );
+    assert!(snippets.iter().any(|s| s["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("    def apply_discount")));
+    c.cancel().await.unwrap();
+}
