@@ -59,8 +59,10 @@ pub struct Session {
     agent_gaps: Vec<Gap>,
     trace: Vec<Cycle>,
     history: Vec<f64>,
-    /// Highest relevance a file first found after cycle 1 may get.
+    /// Highest relevance a gap-closing file first found after cycle 1 may get.
     later_cap: Option<f64>,
+    /// Highest relevance any other file first found after cycle 1 may get.
+    tail_cap: Option<f64>,
     stats: Stats,
     done: Option<StopReason>,
     corpus: BTreeMap<String, Arc<Doc>>,
@@ -94,6 +96,7 @@ impl Session {
             trace: Vec::new(),
             history: Vec::new(),
             later_cap: None,
+            tail_cap: None,
             stats: Stats::default(),
             done: None,
             corpus: BTreeMap::new(),
@@ -190,8 +193,18 @@ impl Session {
         {
             let path = cands[s.idx].rel.to_string();
             let mut relevance = (s.relevance * discount * 1000.0).round() / 1000.0;
-            if let Some(cap) = self.later_cap {
-                relevance = relevance.min(cap);
+            if self.cycle > 1 {
+                // A file that closes a gap may join right after the first cycle's
+                // best files; any other newcomer goes after all of its answer.
+                let closes_gap = self.focus.floors.iter().any(|(p, _, _)| *p == path);
+                let cap = if closes_gap {
+                    self.later_cap
+                } else {
+                    self.tail_cap
+                };
+                if let Some(cap) = cap {
+                    relevance = relevance.min(cap);
+                }
             }
             let kept = self.files.entry(path.clone()).or_insert(Kept {
                 relevance: 0.0,
@@ -384,6 +397,12 @@ impl Session {
                 .take(self.config.min_high.max(1))
                 .map(|(_, k)| k.relevance)
                 .rfind(|&r| r >= 0.5)
+                .map(|r| (r - 0.001).max(0.0));
+            self.tail_cap = ranked
+                .iter()
+                .take(self.config.limit)
+                .map(|(_, k)| k.relevance)
+                .next_back()
                 .map(|r| (r - 0.001).max(0.0));
         }
         self.done = stop;
