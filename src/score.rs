@@ -339,6 +339,52 @@ fn definition_pass(
     parsed
 }
 
+/// Document frequency of each hash over the candidates, in one parallel pass
+/// (binary search or merge per document, whichever is cheaper).
+fn doc_freqs(cands: &[Candidate], hashes: &[u64]) -> Vec<u32> {
+    if hashes.is_empty() {
+        return Vec::new();
+    }
+    let mut sorted: Vec<(u64, usize)> = hashes.iter().copied().zip(0..).collect();
+    sorted.sort_unstable();
+    let counts = cands
+        .par_iter()
+        .fold(
+            || vec![0u32; hashes.len()],
+            |mut acc, c| {
+                let terms = &c.doc.terms;
+                if sorted.len() * 16 < terms.len() {
+                    for &(h, i) in &sorted {
+                        if terms.binary_search_by_key(&h, |&(t, _)| t).is_ok() {
+                            acc[i] += 1;
+                        }
+                    }
+                } else {
+                    let (mut a, mut b) = (0, 0);
+                    while a < terms.len() && b < sorted.len() {
+                        match terms[a].0.cmp(&sorted[b].0) {
+                            std::cmp::Ordering::Less => a += 1,
+                            std::cmp::Ordering::Greater => b += 1,
+                            std::cmp::Ordering::Equal => {
+                                acc[sorted[b].1] += 1;
+                                b += 1;
+                            }
+                        }
+                    }
+                }
+                acc
+            },
+        )
+        .reduce(
+            || vec![0u32; hashes.len()],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    counts
+}
+
 /// Relevance flows from the best few files to parsed files that use their
 /// definitions or define what they use, through names held by few files.
 fn neighbour_pass(
@@ -349,16 +395,27 @@ fn neighbour_pass(
 ) {
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
     let max_holders = (cands.len() / 50).max(3);
-    let rare = |name: &str| {
-        let h = term_hash(name);
-        name.len() >= 3
-            && cands
-                .iter()
-                .filter(|c| c.doc.tf(h) > 0)
-                .take(max_holders + 1)
-                .count()
-                <= max_holders
+    let rarity: HashMap<&str, bool> = {
+        // Names that could link a parsed file to a source; their document
+        // frequencies come from one pass over the corpus.
+        let mut names: HashSet<&str> = HashSet::new();
+        for s in scored.iter().take(w.neighbour_sources) {
+            if let Some(syms) = parsed.get(&s.idx) {
+                names.extend(syms.definitions.iter().map(|d| d.name.as_str()));
+                names.extend(syms.references.iter().map(|r| r.name.as_str()));
+            }
+        }
+        names.retain(|n| n.len() >= 3);
+        let names: Vec<&str> = names.into_iter().collect();
+        let hashes: Vec<u64> = names.iter().map(|n| term_hash(n)).collect();
+        let df = doc_freqs(cands, &hashes);
+        names
+            .into_iter()
+            .zip(df)
+            .map(|(n, d)| (n, d as usize <= max_holders))
+            .collect()
     };
+    let rare = |name: &str| rarity.get(name).copied().unwrap_or(false);
     let sources: Vec<(usize, f64, HashSet<&str>, HashSet<&str>)> = scored
         .iter()
         .take(w.neighbour_sources)
@@ -367,13 +424,13 @@ fn neighbour_pass(
             let defs = syms
                 .definitions
                 .iter()
-                .filter(|d| d.kind != "impl" && rare(&d.name))
+                .filter(|d| d.kind != "impl" && d.name.len() >= 3)
                 .map(|d| d.name.as_str())
                 .collect();
             let uses = syms
                 .references
                 .iter()
-                .filter(|r| r.kind != "method" && rare(&r.name))
+                .filter(|r| r.kind != "method" && r.name.len() >= 3)
                 .map(|r| r.name.as_str())
                 .collect();
             Some((s.idx, s.raw, defs, uses))
@@ -396,10 +453,11 @@ fn neighbour_pass(
                 .collect();
             used.sort_unstable();
             used.dedup();
+            used.retain(|n| rare(n));
             let provides = syms
                 .definitions
                 .iter()
-                .filter(|d| uses.contains(d.name.as_str()))
+                .filter(|d| uses.contains(d.name.as_str()) && rare(&d.name))
                 .count();
             let strength =
                 (used.len() as f64 / 2.0)

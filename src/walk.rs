@@ -2,7 +2,9 @@
 //!
 //! Order of the rules, as `ignore::WalkBuilder` applies them: hidden files and
 //! directories are skipped; `.gitignore`, `.ignore`, `.git/info/exclude` and the
-//! global git excludes are honoured (also outside a git repository); symbolic
+//! global git excludes are honoured inside a git repository (as ripgrep does:
+//! outside one they may belong to a packaging, e.g. Debian's linux-source
+//! tarball ships a `.gitignore` ending in `/*`), `.ignore` files always; symbolic
 //! links are not followed, so nothing outside the root is reached. The query's
 //! include/exclude globs are applied afterwards with `globset` (see
 //! [`Filter`]), so one walk serves every cycle of a loop. Size, binary and
@@ -33,7 +35,7 @@ pub fn walk(root: &Path) -> Vec<Entry> {
         .git_global(true)
         .ignore(true)
         .parents(true)
-        .require_git(false)
+        .require_git(true)
         .follow_links(false)
         .threads(
             std::thread::available_parallelism()
@@ -170,9 +172,22 @@ mod tests {
     }
 
     #[test]
-    fn gitignore_and_hidden_files_are_skipped() {
-        let dir = tree(&["a.py", "build/out.py", ".hidden/x.py", ".env", "src/b.rs"]);
-        std::fs::write(dir.path().join(".gitignore"), "build/\n").unwrap();
+    fn ignore_files_and_hidden_files_are_skipped() {
+        let dir = tree(&[
+            "a.py",
+            "build/out.py",
+            ".hidden/x.py",
+            ".env",
+            "src/b.rs",
+            "gen/c.py",
+        ]);
+        std::fs::write(dir.path().join(".ignore"), "build/\n").unwrap();
+        // Outside a git repository a .gitignore is not ours to apply (ripgrep's rule).
+        std::fs::write(dir.path().join(".gitignore"), "/*\n").unwrap();
+        assert_eq!(rels(&walk(dir.path())), ["a.py", "gen/c.py", "src/b.rs"]);
+        // Inside one, it is.
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        std::fs::write(dir.path().join(".gitignore"), "gen/\n").unwrap();
         assert_eq!(rels(&walk(dir.path())), ["a.py", "src/b.rs"]);
     }
 
