@@ -16,9 +16,8 @@ use std::hint::black_box;
 fn params() -> RetrieveParams {
     let root = std::env::var("CTXLOOP_BENCH_ROOT")
         .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string());
-    let task = std::env::var("CTXLOOP_BENCH_TASK").unwrap_or_else(|_| {
-        "latex printer prints Matrix with wrong brackets; how does the loop decide to stop".into()
-    });
+    let task = std::env::var("CTXLOOP_BENCH_TASK")
+        .unwrap_or_else(|_| "where is the token budget enforced when packing snippets".into());
     RetrieveParams {
         task,
         root: Some(root),

@@ -595,6 +595,7 @@ fn prior(rel: &str, w: &Weights) -> (f64, &'static str) {
                 | "examples"
                 | "benchmarks"
                 | "bench"
+                | "benches"
                 | "vendor"
                 | "third_party"
         )
