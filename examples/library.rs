@@ -20,7 +20,7 @@ fn main() -> anyhow::Result<()> {
         ..Default::default()
     })?;
     eprintln!(
-        "stop: {} after {} cycles",
+        "stop: {} after {} cycle(s)",
         out.stop_reason.as_str(),
         out.cycles.len()
     );

@@ -150,17 +150,18 @@ pub fn pack(files: &mut [File], budget: usize) -> (usize, Vec<String>) {
 /// Compact text for models that read only text content.
 pub fn render_text(out: &RetrieveOutput) -> String {
     let mut s = format!(
-        "ctxloop: {} files from {} (stop: {}, {} cycles, {} files walked, {} ms)\n",
+        "ctxloop: {} files from {} (stop: {}, {} cycle{}, {} files walked, {} ms)\n",
         out.files.len(),
         out.root.path,
         out.stop_reason.as_str(),
         out.cycles.len(),
+        if out.cycles.len() == 1 { "" } else { "s" },
         out.stats.files_walked,
         out.stats.elapsed_ms
     );
     for (i, f) in out.files.iter().enumerate() {
         s.push_str(&format!(
-            "\n{}. {} [{} {:.2}] {}\n",
+            "\n#{} {} [{} {:.2}] {}\n",
             i + 1,
             f.path,
             f.tier.as_str(),

@@ -79,7 +79,7 @@ fn cli_retrieve_prints_json_text_and_markdown() {
     };
     let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
     assert_eq!(json["files"][0]["path"], "auth/token.py");
-    assert!(run("text").contains("1. auth/token.py [high"));
+    assert!(run("text").contains("#1 auth/token.py [high"));
     assert!(run("markdown").contains("| 1 | `auth/token.py` | high |"));
 }
 
@@ -98,6 +98,18 @@ fn cli_out_writes_the_format_of_the_extension() {
     assert!(out.stdout.is_empty());
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     assert_eq!(json["files"][0]["path"], "auth/token.py");
+}
+
+#[test]
+fn serve_refuses_a_root_that_is_not_a_directory() {
+    let out = Command::new(BIN)
+        .args(["serve", "--root", "/definitely/not/here"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
+    assert!(out.stdout.is_empty());
 }
 
 #[test]
