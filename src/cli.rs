@@ -84,18 +84,20 @@ pub struct RetrieveArgs {
 /// Runs `retrieve` and writes the result. Errors are for the caller to print.
 pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
     let engine = Engine::new(EngineOptions::default());
-    let out = engine.retrieve(RetrieveParams {
-        task: args.task,
-        root: args.root.map(|r| r.to_string_lossy().into_owned()),
-        patterns: args.include,
-        keywords: args.keyword,
-        excludes: args.exclude,
-        max_cycles: Some(args.max_cycles),
-        min_high: Some(args.min_high),
-        high_threshold: Some(args.high_threshold),
-        limit: Some(args.limit),
-        budget_tokens: Some(args.budget_tokens),
-    })?;
+    let out = engine
+        .retrieve(RetrieveParams {
+            task: args.task,
+            root: args.root.map(|r| r.to_string_lossy().into_owned()),
+            patterns: args.include,
+            keywords: args.keyword,
+            excludes: args.exclude,
+            max_cycles: Some(args.max_cycles),
+            min_high: Some(args.min_high),
+            high_threshold: Some(args.high_threshold),
+            limit: Some(args.limit),
+            budget_tokens: Some(args.budget_tokens),
+        })
+        .map_err(|e| anyhow::anyhow!(cli_message(&e)))?;
     let format = args.format.unwrap_or_else(|| {
         match args
             .out
@@ -129,4 +131,39 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The CLI flag that sets an engine field.
+fn flag_of(field: &str) -> &str {
+    match field {
+        "patterns" => "--include",
+        "excludes" => "--exclude",
+        "max_cycles" => "--max-cycles",
+        "min_high" => "--min-high",
+        "high_threshold" => "--high-threshold",
+        "limit" => "--limit",
+        "budget_tokens" => "--budget-tokens",
+        other => other,
+    }
+}
+
+/// An engine error in the CLI's words: flags instead of MCP argument names.
+fn cli_message(e: &crate::error::Error) -> String {
+    use crate::error::Error;
+    match e {
+        Error::InvalidGlob { field, glob, reason } => format!(
+            "invalid glob {glob:?} in {}: {reason}. Use gitignore-style globs relative to the root, e.g. \"src/**/*.rs\"",
+            flag_of(field)
+        ),
+        Error::OutOfRange {
+            field,
+            value,
+            min,
+            max,
+        } => format!(
+            "{} {value} is out of range: it must be between {min} and {max}",
+            flag_of(field)
+        ),
+        other => other.to_string(),
+    }
 }

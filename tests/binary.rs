@@ -122,11 +122,11 @@ fn cli_errors_go_to_stderr_with_a_nonzero_exit() {
         ),
         (
             &["retrieve", "x", "--include", "a/[", "--root", "."],
-            "invalid glob",
+            "invalid glob \"a/[\" in --include",
         ),
         (
             &["retrieve", "x", "--max-cycles", "99", "--root", "."],
-            "max_cycles",
+            "--max-cycles 99 is out of range",
         ),
     ];
     for (args, expected) in cases {
