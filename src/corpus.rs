@@ -111,11 +111,6 @@ impl Doc {
             + (self.path_terms.len() + self.stem_terms.len()) * 8
             + 128
     }
-
-    /// Whether the symbols were already parsed.
-    pub fn is_parsed(&self) -> bool {
-        self.symbols.get().is_some()
-    }
 }
 
 type Key = (u64, Option<SystemTime>);

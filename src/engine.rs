@@ -13,7 +13,6 @@ use crate::types::{DispatchOutput, EvaluateOutput, RefineOutput, RetrieveOutput,
 use crate::walk::Filter;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Options fixed for the life of an engine (a server process or a CLI call).
@@ -108,16 +107,7 @@ impl Engine {
             }
             None => base,
         };
-        if !path.exists() {
-            return Err(Error::RootNotFound { path });
-        }
-        if !path.is_dir() {
-            return Err(Error::RootNotDirectory { path });
-        }
-        let canon = path.canonicalize().map_err(|e| Error::Io {
-            path: path.clone(),
-            source: e,
-        })?;
+        let canon = canonical_dir(path)?;
         if let Some(allowed) = &self.allowed {
             if !canon.starts_with(allowed) {
                 return Err(Error::RootOutsideAllowed {
@@ -130,26 +120,32 @@ impl Engine {
     }
 
     /// Validates raw loop settings once; tool bodies only see the result.
-    #[allow(clippy::too_many_arguments)]
-    pub fn config(
-        &self,
-        task: &str,
-        root: Option<&str>,
-        patterns: &[String],
-        keywords: &[String],
-        excludes: &[String],
-        max_cycles: Option<usize>,
-        min_high: Option<usize>,
-        high_threshold: Option<f64>,
-        limit: Option<usize>,
-        budget_tokens: Option<usize>,
-    ) -> Result<LoopConfig> {
+    pub fn config(&self, p: &RetrieveParams) -> Result<LoopConfig> {
+        let RetrieveParams {
+            task,
+            root,
+            patterns,
+            keywords,
+            excludes,
+            max_cycles,
+            min_high,
+            high_threshold,
+            limit,
+            budget_tokens,
+        } = p;
+        let (max_cycles, min_high, high_threshold, limit, budget_tokens) = (
+            *max_cycles,
+            *min_high,
+            *high_threshold,
+            *limit,
+            *budget_tokens,
+        );
         if task.trim().is_empty() {
             return Err(Error::EmptyTask);
         }
         let cfg = LoopConfig {
             task: task.to_string(),
-            root: self.resolve_root(root)?,
+            root: self.resolve_root(root.as_deref())?,
             patterns: patterns.to_vec(),
             keywords: keywords
                 .iter()
@@ -192,18 +188,7 @@ impl Engine {
         weights: &Weights,
     ) -> Result<RetrieveOutput> {
         let start = Instant::now();
-        let cfg = self.config(
-            &p.task,
-            p.root.as_deref(),
-            &p.patterns,
-            &p.keywords,
-            &p.excludes,
-            p.max_cycles,
-            p.min_high,
-            p.high_threshold,
-            p.limit,
-            p.budget_tokens,
-        )?;
+        let cfg = self.config(&p)?;
         let mut session = Session::new(String::new(), cfg);
         session.weights = weights.clone();
         loop {
@@ -225,34 +210,33 @@ impl Engine {
         let session = match &p.session_id {
             Some(id) => self.sessions.get(id)?,
             None => {
-                let cfg = self.config(
-                    p.task.as_deref().unwrap_or(""),
-                    p.root.as_deref(),
-                    &p.patterns,
-                    &p.keywords,
-                    &p.excludes,
-                    p.max_cycles,
-                    p.min_high,
-                    p.high_threshold,
-                    p.limit,
-                    p.budget_tokens,
-                )?;
-                self.sessions.create(cfg)
+                // A new session takes the filters as its initial query.
+                let cfg = self.config(&RetrieveParams {
+                    task: p.task.clone().unwrap_or_default(),
+                    root: p.root.clone(),
+                    patterns: p.patterns.clone(),
+                    keywords: p.keywords.clone(),
+                    excludes: p.excludes.clone(),
+                    max_cycles: p.max_cycles,
+                    min_high: p.min_high,
+                    high_threshold: p.high_threshold,
+                    limit: p.limit,
+                    budget_tokens: p.budget_tokens,
+                })?;
+                let session = self.sessions.create(cfg);
+                let mut s = session.lock().expect("session poisoned");
+                let mut out = s.dispatch(self, &[], &[], &[])?;
+                out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
+                return Ok(out);
             }
         };
+        // A continued session adds the filters to its query.
         let mut s = session.lock().expect("session poisoned");
-        if p.session_id.is_some() {
-            Filter::new(&p.patterns, &p.excludes)?;
-            if let Some(limit) = p.limit {
-                s.config.limit = range("limit", Some(limit), DEFAULT_LIMIT, 1, 100)?;
-            }
+        Filter::new(&p.patterns, &p.excludes)?;
+        if let Some(limit) = p.limit {
+            s.config.limit = range("limit", Some(limit), DEFAULT_LIMIT, 1, 100)?;
         }
-        let (patterns, keywords, excludes) = if p.session_id.is_some() {
-            (&p.patterns[..], &p.keywords[..], &p.excludes[..])
-        } else {
-            (&[][..], &[][..], &[][..])
-        };
-        let mut out = s.dispatch(self, patterns, keywords, excludes)?;
+        let mut out = s.dispatch(self, &p.patterns, &p.keywords, &p.excludes)?;
         out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
         Ok(out)
     }
@@ -277,6 +261,18 @@ impl Engine {
         }
         Ok(s.refine(&p.keywords, &p.patterns, &p.excludes))
     }
+}
+
+/// `path` as a canonical directory, or the error that says what is wrong with it.
+pub fn canonical_dir(path: PathBuf) -> Result<PathBuf> {
+    if !path.exists() {
+        return Err(Error::RootNotFound { path });
+    }
+    if !path.is_dir() {
+        return Err(Error::RootNotDirectory { path });
+    }
+    path.canonicalize()
+        .map_err(|e| Error::Io { path, source: e })
 }
 
 /// Provenance of a root: the git worktree's top level, `HEAD` and dirtiness
@@ -311,6 +307,3 @@ pub fn root_info(root: &Path) -> Root {
         dirty,
     }
 }
-
-/// Shared engine handle for the server.
-pub type SharedEngine = Arc<Engine>;

@@ -164,11 +164,11 @@ pub struct Candidate<'a> {
 pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> Vec<Scored> {
     let n = cands.len().max(1) as f64;
     let avgdl = cands.iter().map(|c| c.doc.len as f64).sum::<f64>() / n;
-    let idf: Vec<f64> = q
-        .terms
-        .iter()
-        .map(|t| {
-            let df = cands.iter().filter(|c| c.doc.tf(t.hash) > 0).count() as f64;
+    let hashes: Vec<u64> = q.terms.iter().map(|t| t.hash).collect();
+    let idf: Vec<f64> = doc_freqs(cands, &hashes)
+        .into_iter()
+        .map(|df| {
+            let df = f64::from(df);
             (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
         })
         .collect();
@@ -242,7 +242,7 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
     explicit_pass(cands, q, focus, w, &mut scored);
 
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
-    calibrate(&mut scored, cands, q);
+    calibrate(&mut scored, cands, q, &idf);
     for s in scored.iter_mut() {
         if let Some((_, floor, _)) = focus.floors.iter().find(|(p, _, _)| p == cands[s.idx].rel) {
             s.relevance = s.relevance.max(*floor);
@@ -630,21 +630,13 @@ fn prior(rel: &str, w: &Weights) -> (f64, &'static str) {
 ///
 /// Only matching files enter, so an unrelated file added to the tree cannot
 /// change another file's tier.
-fn calibrate(scored: &mut Vec<Scored>, cands: &[Candidate], q: &TaskQuery) {
+fn calibrate(scored: &mut Vec<Scored>, cands: &[Candidate], q: &TaskQuery, idf: &[f64]) {
     let best = scored.iter().map(|s| s.raw).fold(0.0, f64::max);
     let best_lex = scored.iter().map(|s| s.lexical).fold(0.0, f64::max);
     if best <= 0.0 {
         return;
     }
-    let n = cands.len().max(1) as f64;
-    let mass: Vec<f64> = q
-        .terms
-        .iter()
-        .map(|t| {
-            let df = cands.iter().filter(|c| c.doc.tf(t.hash) > 0).count() as f64;
-            t.weight * (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-        })
-        .collect();
+    let mass: Vec<f64> = q.terms.iter().zip(idf).map(|(t, i)| t.weight * i).collect();
     let total: f64 = mass.iter().sum::<f64>().max(1e-9);
     let mut keyed: Vec<(f64, f64, Scored)> = scored
         .drain(..)

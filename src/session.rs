@@ -31,7 +31,7 @@ const CANDIDATES_PER_CYCLE: usize = 30;
 const DIR_FOCUS_BOOST: f64 = 0.05;
 
 /// What the session knows about one file.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 struct Kept {
     relevance: f64,
     reasons: Vec<String>,
@@ -66,6 +66,8 @@ pub struct Session {
     stats: Stats,
     done: Option<StopReason>,
     corpus: BTreeMap<String, Arc<Doc>>,
+    /// Snippets of the files in context at the last evaluation.
+    snippets: HashMap<String, Vec<Snippet>>,
     task_query: TaskQuery,
 }
 
@@ -100,6 +102,7 @@ impl Session {
             stats: Stats::default(),
             done: None,
             corpus: BTreeMap::new(),
+            snippets: HashMap::new(),
         }
     }
 
@@ -206,12 +209,7 @@ impl Session {
                     relevance = relevance.min(cap);
                 }
             }
-            let kept = self.files.entry(path.clone()).or_insert(Kept {
-                relevance: 0.0,
-                reasons: Vec::new(),
-                defines: Vec::new(),
-                judged: false,
-            });
+            let kept = self.files.entry(path.clone()).or_default();
             // Later cycles add files; they do not re-rank the ones already known
             // (feedback re-ranking lowered Acc@1, DESIGN.md §4), except files
             // that close a gap.
@@ -278,12 +276,7 @@ impl Session {
                     reason: "no such file under the session's root; use a path exactly as dispatch returned it".into(),
                 });
             }
-            let kept = self.files.entry(path.clone()).or_insert(Kept {
-                relevance: 0.0,
-                reasons: Vec::new(),
-                defines: Vec::new(),
-                judged: false,
-            });
+            let kept = self.files.entry(path.clone()).or_default();
             kept.relevance = j.relevance;
             kept.judged = true;
             kept.reasons
@@ -333,6 +326,7 @@ impl Session {
             })
             .collect();
         let mut gaps = gaps::find(&context, &self.corpus, &self.task_query);
+        drop(context);
         // Agent-reported gaps stay open until the agent's next judgments.
         gaps.append(&mut self.agent_gaps);
         self.gaps = gaps;
@@ -347,6 +341,12 @@ impl Session {
             .flatten()
             .map(|s| output::tokens_of(&s.text))
             .sum();
+        // Kept for `result()`: the answer of the last cycle shows the same files.
+        self.snippets = context_paths
+            .into_iter()
+            .map(|(p, _)| p)
+            .zip(snippets)
+            .collect();
         let (stop, why) = if ranked.is_empty() {
             (
                 Some(StopReason::NoCandidates),
@@ -581,11 +581,14 @@ impl Session {
             .into_iter()
             .take(self.config.limit)
             .map(|(p, k)| {
-                let snippets = self
-                    .corpus
-                    .get(&p)
-                    .map(|d| output::snippets(d, &self.task_query, &k.defines))
-                    .unwrap_or_default();
+                let snippets = match self.snippets.get(&p) {
+                    Some(sn) => sn.clone(),
+                    None => self
+                        .corpus
+                        .get(&p)
+                        .map(|d| output::snippets(d, &self.task_query, &k.defines))
+                        .unwrap_or_default(),
+                };
                 File {
                     tier: Tier::of(k.relevance, threshold),
                     relevance: k.relevance,
@@ -684,18 +687,11 @@ mod tests {
     fn config(engine: &Engine) -> LoopConfig {
         let root = env!("CARGO_MANIFEST_DIR").to_string() + "/tests/fixtures/authsvc";
         engine
-            .config(
-                "token expiry",
-                Some(&root),
-                &[],
-                &[],
-                &[],
-                None,
-                None,
-                None,
-                None,
-                None,
-            )
+            .config(&crate::tools::retrieve::RetrieveParams {
+                task: "token expiry".into(),
+                root: Some(root),
+                ..Default::default()
+            })
             .unwrap()
     }
 

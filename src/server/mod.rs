@@ -222,7 +222,7 @@ pub async fn serve_stdio(options: EngineOptions) -> anyhow::Result<()> {
     // A mistyped --root in a client configuration should fail at start, not at
     // the first tool call.
     if let Some(root) = &options.root {
-        Engine::new(EngineOptions::default()).resolve_root(Some(&root.to_string_lossy()))?;
+        crate::engine::canonical_dir(root.clone())?;
     }
     let server = CtxServer::new(options);
     let running = match server.serve(rmcp::transport::stdio()).await {
