@@ -25,6 +25,11 @@ pub enum Command {
         /// name this directory or one below it. Default: the working directory.
         #[arg(long, value_name = "DIR")]
         root: Option<PathBuf>,
+        /// Wall-clock deadline of each call in ms (10-3600000); a call's
+        /// `deadline_ms` argument overrides it. Past it a call returns the best
+        /// files found so far, marked `truncated`.
+        #[arg(long, value_name = "MS", default_value_t = crate::engine::DEFAULT_DEADLINE_MS)]
+        deadline_ms: u64,
     },
     /// Run the whole loop for TASK and print the ranked files (the `retrieve` tool's result).
     Retrieve(RetrieveArgs),
@@ -73,6 +78,10 @@ pub struct RetrieveArgs {
     /// Token budget for snippet text (tokens ~ bytes/4), 100-20000.
     #[arg(long, default_value_t = crate::engine::DEFAULT_BUDGET_TOKENS)]
     pub budget_tokens: usize,
+    /// Wall-clock deadline in ms, 10-3600000; past it the best files found so
+    /// far are returned, marked `truncated`.
+    #[arg(long, value_name = "MS", default_value_t = crate::engine::DEFAULT_DEADLINE_MS)]
+    pub deadline_ms: u64,
     /// Output format. Default: text, or taken from --out's extension (.json, .md).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -96,6 +105,7 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
             high_threshold: Some(args.high_threshold),
             limit: Some(args.limit),
             budget_tokens: Some(args.budget_tokens),
+            deadline_ms: Some(args.deadline_ms),
         })
         .map_err(|e| anyhow::anyhow!(cli_message(&e)))?;
     let format = args.format.unwrap_or_else(|| {
@@ -143,6 +153,7 @@ fn flag_of(field: &str) -> &str {
         "high_threshold" => "--high-threshold",
         "limit" => "--limit",
         "budget_tokens" => "--budget-tokens",
+        "deadline_ms" => "--deadline-ms",
         other => other,
     }
 }

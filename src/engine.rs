@@ -9,11 +9,14 @@ use crate::tools::dispatch::DispatchParams;
 use crate::tools::evaluate::EvaluateParams;
 use crate::tools::refine::RefineParams;
 use crate::tools::retrieve::RetrieveParams;
-use crate::types::{DispatchOutput, EvaluateOutput, RefineOutput, RetrieveOutput, Root};
+use crate::types::{
+    DispatchOutput, EvaluateOutput, RefineOutput, RetrieveOutput, Root, StopReason, Truncated,
+};
 use crate::walk::Filter;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
 
 /// Options fixed for the life of an engine (a server process or a CLI call).
 #[derive(Debug, Clone, Default)]
@@ -21,6 +24,56 @@ pub struct EngineOptions {
     /// The directory given with `--root`. When set, a `root` argument may only
     /// name this directory or one below it.
     pub root: Option<PathBuf>,
+    /// Wall-clock deadline of a call in ms (default [`DEFAULT_DEADLINE_MS`]);
+    /// a `deadline_ms` argument overrides it per call.
+    pub deadline_ms: Option<u64>,
+}
+
+/// Default deadline of a call: the Linux kernel tree (78k files) takes about
+/// 10 s cold on a 2-core machine (README, Measured), so 30 s bounds a call on
+/// any tree while leaving slow disks room.
+pub const DEFAULT_DEADLINE_MS: u64 = 30_000;
+pub const MIN_DEADLINE_MS: u64 = 10;
+pub const MAX_DEADLINE_MS: u64 = 3_600_000;
+
+/// When a call must stop early: its deadline, or the client's cancellation
+/// (`notifications/cancelled`). Checked per file read and between cycles.
+#[derive(Clone, Default)]
+pub struct Limits {
+    deadline: Option<(Instant, u64)>,
+    cancel: Option<CancellationToken>,
+}
+
+impl Limits {
+    pub fn new(deadline_ms: Option<u64>, cancel: Option<CancellationToken>) -> Limits {
+        Limits {
+            deadline: deadline_ms.map(|ms| (Instant::now() + Duration::from_millis(ms), ms)),
+            cancel,
+        }
+    }
+
+    /// Why the call must stop now, if it must.
+    pub fn hit(&self) -> Option<StopReason> {
+        if self.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
+            Some(StopReason::Cancelled)
+        } else if self.deadline.is_some_and(|(at, _)| Instant::now() >= at) {
+            Some(StopReason::Deadline)
+        } else {
+            None
+        }
+    }
+
+    /// The `truncated` note for stopping for `reason` at `place`.
+    pub fn truncated(&self, reason: StopReason, place: String) -> Truncated {
+        let what = match (reason, self.deadline) {
+            (StopReason::Deadline, Some((_, ms))) => format!("deadline of {ms} ms passed"),
+            _ => "cancelled by the client".to_string(),
+        };
+        Truncated {
+            reason: reason.as_str().to_string(),
+            detail: format!("{what} {place}; the files are the best found so far"),
+        }
+    }
 }
 
 /// A loop's validated settings.
@@ -132,6 +185,7 @@ impl Engine {
             high_threshold,
             limit,
             budget_tokens,
+            deadline_ms: _,
         } = p;
         let (max_cycles, min_high, high_threshold, limit, budget_tokens) = (
             *max_cycles,
@@ -178,7 +232,19 @@ impl Engine {
 
     /// The whole loop in one call.
     pub fn retrieve(&self, p: RetrieveParams) -> Result<RetrieveOutput> {
-        self.retrieve_weighted(p, &Weights::default())
+        self.retrieve_with(p, &Weights::default(), None, &|_, _, _| {})
+    }
+
+    /// The deadline of a call in ms: its `deadline_ms` argument, else the
+    /// engine's default.
+    pub fn deadline_ms(&self, arg: Option<u64>) -> Result<u64> {
+        range(
+            "deadline_ms",
+            arg,
+            self.options.deadline_ms.unwrap_or(DEFAULT_DEADLINE_MS),
+            MIN_DEADLINE_MS,
+            MAX_DEADLINE_MS,
+        )
     }
 
     /// [`Engine::retrieve`] with other scoring weights (for `ctxloop bench --weights`).
@@ -187,14 +253,51 @@ impl Engine {
         p: RetrieveParams,
         weights: &Weights,
     ) -> Result<RetrieveOutput> {
+        self.retrieve_with(p, weights, None, &|_, _, _| {})
+    }
+
+    /// [`Engine::retrieve`] with scoring weights, the client's cancellation
+    /// token, and `progress(cycles done, max cycles, message)` called after
+    /// each cycle. Stops early, with `truncated` set, at the call's deadline or
+    /// on cancellation.
+    pub fn retrieve_with(
+        &self,
+        p: RetrieveParams,
+        weights: &Weights,
+        cancel: Option<CancellationToken>,
+        progress: &(dyn Fn(usize, usize, &str) + Sync),
+    ) -> Result<RetrieveOutput> {
         let start = Instant::now();
         let cfg = self.config(&p)?;
+        let limits = Limits::new(Some(self.deadline_ms(p.deadline_ms)?), cancel);
+        let max_cycles = cfg.max_cycles;
         let mut session = Session::new(String::new(), cfg);
         session.weights = weights.clone();
+        session.limits = limits.clone();
         loop {
-            session.dispatch(self, &[], &[], &[])?;
-            session.evaluate(&[])?;
+            let d = session.dispatch(self, &[], &[], &[])?;
+            if let Some(reason) = limits.hit() {
+                session.evaluate(&[])?;
+                session.stop_early(reason);
+                break;
+            }
+            let e = session.evaluate(&[])?;
+            progress(
+                d.cycle,
+                max_cycles,
+                &format!(
+                    "cycle {}: {} files scored, {} high, {} gaps",
+                    d.cycle,
+                    d.stats.files_scored,
+                    e.high_count,
+                    e.gaps.len()
+                ),
+            );
             if session.is_done() {
+                break;
+            }
+            if let Some(reason) = limits.hit() {
+                session.stop_early(reason);
                 break;
             }
             session.refine(&[], &[], &[]);
@@ -206,7 +309,18 @@ impl Engine {
 
     /// `dispatch`: start a session or run the next cycle of one.
     pub fn dispatch(&self, p: DispatchParams) -> Result<DispatchOutput> {
+        self.dispatch_with(p, None)
+    }
+
+    /// [`Engine::dispatch`] watching the client's cancellation token and the
+    /// engine's deadline.
+    pub fn dispatch_with(
+        &self,
+        p: DispatchParams,
+        cancel: Option<CancellationToken>,
+    ) -> Result<DispatchOutput> {
         let start = Instant::now();
+        let limits = Limits::new(Some(self.deadline_ms(None)?), cancel);
         let session = match &p.session_id {
             Some(id) => self.sessions.get(id)?,
             None => {
@@ -222,9 +336,11 @@ impl Engine {
                     high_threshold: p.high_threshold,
                     limit: p.limit,
                     budget_tokens: p.budget_tokens,
+                    deadline_ms: None,
                 })?;
                 let session = self.sessions.create(cfg);
                 let mut s = session.lock().expect("session poisoned");
+                s.limits = limits;
                 let mut out = s.dispatch(self, &[], &[], &[])?;
                 out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
                 return Ok(out);
@@ -236,6 +352,7 @@ impl Engine {
         if let Some(limit) = p.limit {
             s.config.limit = range("limit", Some(limit), DEFAULT_LIMIT, 1, 100)?;
         }
+        s.limits = limits;
         let mut out = s.dispatch(self, &p.patterns, &p.keywords, &p.excludes)?;
         out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
         Ok(out)

@@ -9,9 +9,9 @@
 //! A third, `agent_reported`, comes from `evaluate` judgments. A gap closes when
 //! a file that covers it is in context (among the files the answer returns).
 
-use crate::corpus::Doc;
+use crate::corpus::{holders, Doc};
 use crate::lang::Reference;
-use crate::query::{term_hash, TaskQuery};
+use crate::query::TaskQuery;
 use crate::types::{Gap, Snippet};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
@@ -42,6 +42,22 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
     let in_context: HashSet<&str> = context.iter().map(|c| c.path).collect();
     let mut gaps = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
+    // Code files of the corpus, and which of them hold each name the high files
+    // use (one scan of the corpus for all those names).
+    let code: Vec<(&String, &Arc<Doc>)> = corpus
+        .iter()
+        .filter(|(_, d)| d.language.is_some())
+        .collect();
+    let docs: Vec<&Doc> = code.iter().map(|(_, d)| &***d).collect();
+    let holders_of = |name: &str, skip: &str, max: usize| -> Vec<(&String, &Arc<Doc>)> {
+        // One more than `max` so that skipping the asking file cannot hide one.
+        holders(&docs, name, max + 1)
+            .into_iter()
+            .map(|i| code[i])
+            .filter(|(p, _)| p.as_str() != skip)
+            .take(max)
+            .collect()
+    };
     for c in context
         .iter()
         .filter(|c| c.is_high && c.doc.language.is_some())
@@ -65,12 +81,7 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
             {
                 continue;
             }
-            let h = term_hash(&r.name);
-            let holders: Vec<(&String, &Arc<Doc>)> = corpus
-                .iter()
-                .filter(|(p, d)| p.as_str() != c.path && d.language.is_some() && d.tf(h) > 0)
-                .take(MAX_HOLDERS + 1)
-                .collect();
+            let holders = holders_of(&r.name, c.path, MAX_HOLDERS + 1);
             // Method names (`x.len()`) are ambiguous without the receiver's type:
             // only chase rare ones.
             let max = if r.kind == "method" { 3 } else { MAX_HOLDERS };
@@ -136,11 +147,11 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
             if context.iter().any(|c| c.doc.tf(t.hash) > 0) {
                 continue;
             }
-            let holders: Vec<String> = corpus
-                .iter()
-                .filter(|(_, d)| d.tf(t.hash) > 0)
-                .map(|(p, _)| p.clone())
-                .take(5)
+            let all: Vec<&Doc> = corpus.values().map(|d| &**d).collect();
+            let paths: Vec<&String> = corpus.keys().collect();
+            let holders: Vec<String> = holders(&all, &t.text, 5)
+                .into_iter()
+                .map(|i| paths[i].clone())
                 .collect();
             gaps.push(Gap {
                 kind: "uncovered_concept".into(),

@@ -15,10 +15,13 @@ fn main() -> ExitCode {
         )
         .init();
     let result = match cli.command {
-        Command::Serve { root } => tokio::runtime::Runtime::new()
+        Command::Serve { root, deadline_ms } => tokio::runtime::Runtime::new()
             .map_err(anyhow::Error::from)
             .and_then(|rt| {
-                let r = rt.block_on(ctxloop::server::serve_stdio(EngineOptions { root }));
+                let r = rt.block_on(ctxloop::server::serve_stdio(EngineOptions {
+                    root,
+                    deadline_ms: Some(deadline_ms),
+                }));
                 // The blocking stdin reader would keep the runtime alive: end now.
                 rt.shutdown_background();
                 r

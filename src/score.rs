@@ -5,7 +5,7 @@
 //! times a prior for tests/docs/examples. The weights are in [`Weights`];
 //! where they come from is noted on each field.
 
-use crate::corpus::Doc;
+use crate::corpus::{held_by_at_most, term_counts, Doc};
 use crate::lang::Symbols;
 use crate::query::{for_each_term_hash, term_hash, TaskQuery};
 use rayon::prelude::*;
@@ -164,8 +164,11 @@ pub struct Candidate<'a> {
 pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> Vec<Scored> {
     let n = cands.len().max(1) as f64;
     let avgdl = cands.iter().map(|c| c.doc.len as f64).sum::<f64>() / n;
-    let hashes: Vec<u64> = q.terms.iter().map(|t| t.hash).collect();
-    let idf: Vec<f64> = doc_freqs(cands, &hashes)
+    let docs: Vec<&Doc> = cands.iter().map(|c| &**c.doc).collect();
+    let wanted: Vec<(u64, &str)> = q.terms.iter().map(|t| (t.hash, t.text.as_str())).collect();
+    // tf[i][j]: occurrences of query term j in candidate i.
+    let tf = term_counts(&docs, &wanted);
+    let idf: Vec<f64> = doc_freqs(&tf, q.terms.len())
         .into_iter()
         .map(|df| {
             let df = f64::from(df);
@@ -185,8 +188,8 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
             let mut path = 0.0;
             let mut hits: Vec<(f64, &str)> = Vec::new();
             let mut path_hits: Vec<&str> = Vec::new();
-            for (t, &idf) in q.terms.iter().zip(&idf) {
-                let tf = doc.tf(t.hash) as f64;
+            for ((t, &idf), &tf) in q.terms.iter().zip(&idf).zip(&tf[idx]) {
+                let tf = f64::from(tf);
                 if tf > 0.0 {
                     let s = t.weight * idf * tf * (w.k1 + 1.0) / (tf + norm);
                     bm25 += s;
@@ -224,7 +227,7 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
 
     let t = std::time::Instant::now();
-    let parsed = definition_pass(cands, q, w, &mut scored, n);
+    let parsed = definition_pass(cands, q, w, &mut scored, n, &tf);
     tracing::debug!(
         parsed = parsed.len(),
         ms = t.elapsed().as_millis() as u64,
@@ -242,7 +245,7 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
     explicit_pass(cands, q, focus, w, &mut scored);
 
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
-    calibrate(&mut scored, cands, q, &idf);
+    calibrate(&mut scored, q, &idf, &tf);
     for s in scored.iter_mut() {
         if let Some((_, floor, _)) = focus.floors.iter().find(|(p, _, _)| p == cands[s.idx].rel) {
             s.relevance = s.relevance.max(*floor);
@@ -266,14 +269,16 @@ fn definition_pass(
     w: &Weights,
     scored: &mut [Scored],
     n: f64,
+    tf: &[Vec<u32>],
 ) -> HashMap<usize, Arc<Symbols>> {
-    let idents: Vec<(&str, u64, f64)> = q
+    // (identifier, index of its query term, the term's weight)
+    let idents: Vec<(&str, usize, f64)> = q
         .identifiers
         .iter()
         .filter_map(|id| {
             let h = term_hash(id);
-            let term = q.terms.iter().find(|t| t.hash == h)?;
-            Some((id.as_str(), h, term.weight))
+            let j = q.terms.iter().position(|t| t.hash == h)?;
+            Some((id.as_str(), j, q.terms[j].weight))
         })
         .collect();
     let mut to_parse: HashSet<usize> = scored
@@ -284,10 +289,10 @@ fn definition_pass(
         .collect();
     // Files holding a rare identifier (in at most 8 files) are parsed too: the
     // definition of a name the task mentions once can be lexically weak.
-    for &(_, h, _) in &idents {
+    for &(_, j, _) in &idents {
         let holders: Vec<usize> = scored
             .iter()
-            .filter(|s| cands[s.idx].doc.language.is_some() && cands[s.idx].doc.tf(h) > 0)
+            .filter(|s| cands[s.idx].doc.language.is_some() && tf[s.idx][j] > 0)
             .map(|s| s.idx)
             .take(9)
             .collect();
@@ -339,50 +344,15 @@ fn definition_pass(
     parsed
 }
 
-/// Document frequency of each hash over the candidates, in one parallel pass
-/// (binary search or merge per document, whichever is cheaper).
-fn doc_freqs(cands: &[Candidate], hashes: &[u64]) -> Vec<u32> {
-    if hashes.is_empty() {
-        return Vec::new();
+/// Document frequency of each of `terms` terms, from a [`term_counts`] matrix.
+fn doc_freqs(tf: &[Vec<u32>], terms: usize) -> Vec<u32> {
+    let mut df = vec![0u32; terms];
+    for row in tf {
+        for (d, &n) in df.iter_mut().zip(row) {
+            *d += u32::from(n > 0);
+        }
     }
-    let mut sorted: Vec<(u64, usize)> = hashes.iter().copied().zip(0..).collect();
-    sorted.sort_unstable();
-    let counts = cands
-        .par_iter()
-        .fold(
-            || vec![0u32; hashes.len()],
-            |mut acc, c| {
-                let terms = &c.doc.terms;
-                if sorted.len() * 16 < terms.len() {
-                    for &(h, i) in &sorted {
-                        if terms.binary_search_by_key(&h, |&(t, _)| t).is_ok() {
-                            acc[i] += 1;
-                        }
-                    }
-                } else {
-                    let (mut a, mut b) = (0, 0);
-                    while a < terms.len() && b < sorted.len() {
-                        match terms[a].0.cmp(&sorted[b].0) {
-                            std::cmp::Ordering::Less => a += 1,
-                            std::cmp::Ordering::Greater => b += 1,
-                            std::cmp::Ordering::Equal => {
-                                acc[sorted[b].1] += 1;
-                                b += 1;
-                            }
-                        }
-                    }
-                }
-                acc
-            },
-        )
-        .reduce(
-            || vec![0u32; hashes.len()],
-            |mut a, b| {
-                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                a
-            },
-        );
-    counts
+    df
 }
 
 /// Relevance flows from the best few files to parsed files that use their
@@ -395,27 +365,6 @@ fn neighbour_pass(
 ) {
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
     let max_holders = (cands.len() / 50).max(3);
-    let rarity: HashMap<&str, bool> = {
-        // Names that could link a parsed file to a source; their document
-        // frequencies come from one pass over the corpus.
-        let mut names: HashSet<&str> = HashSet::new();
-        for s in scored.iter().take(w.neighbour_sources) {
-            if let Some(syms) = parsed.get(&s.idx) {
-                names.extend(syms.definitions.iter().map(|d| d.name.as_str()));
-                names.extend(syms.references.iter().map(|r| r.name.as_str()));
-            }
-        }
-        names.retain(|n| n.len() >= 3);
-        let names: Vec<&str> = names.into_iter().collect();
-        let hashes: Vec<u64> = names.iter().map(|n| term_hash(n)).collect();
-        let df = doc_freqs(cands, &hashes);
-        names
-            .into_iter()
-            .zip(df)
-            .map(|(n, d)| (n, d as usize <= max_holders))
-            .collect()
-    };
-    let rare = |name: &str| rarity.get(name).copied().unwrap_or(false);
     let sources: Vec<(usize, f64, HashSet<&str>, HashSet<&str>)> = scored
         .iter()
         .take(w.neighbour_sources)
@@ -436,6 +385,36 @@ fn neighbour_pass(
             Some((s.idx, s.raw, defs, uses))
         })
         .collect();
+    // Names that link a parsed file to a source; whether each is rare (held
+    // by few files) comes from one scan of the corpus for these names only.
+    let mut links: HashSet<&str> = HashSet::new();
+    for (idx, syms) in parsed {
+        for (src, _, defs, uses) in &sources {
+            if src == idx {
+                continue;
+            }
+            links.extend(
+                syms.references
+                    .iter()
+                    .map(|r| r.name.as_str())
+                    .filter(|n| defs.contains(n)),
+            );
+            links.extend(
+                syms.definitions
+                    .iter()
+                    .map(|d| d.name.as_str())
+                    .filter(|n| uses.contains(n)),
+            );
+        }
+    }
+    let rarity: HashMap<&str, bool> = {
+        let docs: Vec<&Doc> = cands.iter().map(|c| &**c.doc).collect();
+        links
+            .into_iter()
+            .map(|n| (n, held_by_at_most(&docs, n, max_holders)))
+            .collect()
+    };
+    let rare = |name: &str| rarity.get(name).copied().unwrap_or(false);
     for s in scored.iter_mut() {
         let Some(syms) = parsed.get(&s.idx) else {
             continue;
@@ -630,7 +609,7 @@ fn prior(rel: &str, w: &Weights) -> (f64, &'static str) {
 ///
 /// Only matching files enter, so an unrelated file added to the tree cannot
 /// change another file's tier.
-fn calibrate(scored: &mut Vec<Scored>, cands: &[Candidate], q: &TaskQuery, idf: &[f64]) {
+fn calibrate(scored: &mut Vec<Scored>, q: &TaskQuery, idf: &[f64], tf: &[Vec<u32>]) {
     let best = scored.iter().map(|s| s.raw).fold(0.0, f64::max);
     let best_lex = scored.iter().map(|s| s.lexical).fold(0.0, f64::max);
     if best <= 0.0 {
@@ -647,12 +626,10 @@ fn calibrate(scored: &mut Vec<Scored>, cands: &[Candidate], q: &TaskQuery, idf: 
             } else {
                 0.0
             };
-            let doc = cands[s.idx].doc;
-            let c: f64 = q
-                .terms
+            let c: f64 = tf[s.idx]
                 .iter()
                 .zip(&mass)
-                .filter(|(t, _)| doc.tf(t.hash) > 0)
+                .filter(|(&n, _)| n > 0)
                 .map(|(_, m)| m)
                 .sum::<f64>()
                 / total;

@@ -9,7 +9,7 @@
 //! development set (DESIGN.md §4).
 
 use crate::corpus::{Doc, Skip};
-use crate::engine::{root_info, Engine, LoopConfig};
+use crate::engine::{root_info, Engine, Limits, LoopConfig};
 use crate::error::{Error, Result};
 use crate::gaps::{self, InContext};
 use crate::output;
@@ -17,7 +17,7 @@ use crate::query::TaskQuery;
 use crate::score::{self, Candidate, Focus, Weights};
 use crate::tools::evaluate::Judgment;
 use crate::types::*;
-use crate::walk::{walk, Filter};
+use crate::walk::{walk_until, Filter};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -69,6 +69,9 @@ pub struct Session {
     /// Snippets of the files in context at the last evaluation.
     snippets: HashMap<String, Vec<Snippet>>,
     task_query: TaskQuery,
+    /// When this session's current call must stop (deadline, cancellation).
+    pub limits: Limits,
+    truncated: Option<Truncated>,
 }
 
 impl Session {
@@ -103,6 +106,20 @@ impl Session {
             done: None,
             corpus: BTreeMap::new(),
             snippets: HashMap::new(),
+            limits: Limits::default(),
+            truncated: None,
+        }
+    }
+
+    /// Ends the loop early because the call's deadline passed or it was
+    /// cancelled; the answer keeps what the finished steps found.
+    pub fn stop_early(&mut self, reason: StopReason) {
+        self.done = Some(reason);
+        if self.truncated.is_none() {
+            self.truncated = Some(self.limits.truncated(
+                reason,
+                format!("after cycle {} of {}", self.cycle, self.config.max_cycles),
+            ));
         }
     }
 
@@ -130,6 +147,7 @@ impl Session {
         self.cycle += 1;
         self.evaluated = false;
         self.done = None;
+        self.truncated = None;
         let agent: Vec<String> = self
             .query
             .keywords
@@ -140,13 +158,22 @@ impl Session {
         self.task_query = TaskQuery::with_feedback(&self.config.task, &agent, &self.feedback);
 
         let t0 = Instant::now();
-        let entries = walk(&self.config.root);
+        let limits = self.limits.clone();
+        let stop = || limits.hit().is_some();
+        let entries = walk_until(&self.config.root, &stop);
+        let walk_stopped = limits.hit();
         let t_walk = t0.elapsed();
         let mut stats = Stats {
             files_walked: entries.len(),
             ..Stats::default()
         };
-        let loaded = engine.corpus.load(entries);
+        let wanted: Vec<(u64, &str)> = self
+            .task_query
+            .terms
+            .iter()
+            .map(|t| (t.hash, t.text.as_str()))
+            .collect();
+        let loaded = engine.corpus.load(entries, &wanted, &stop);
         let t_load = t0.elapsed();
         let mut docs: Vec<(String, Arc<Doc>, bool)> = Vec::with_capacity(loaded.len());
         for l in loaded {
@@ -162,7 +189,22 @@ impl Session {
                 Err(Skip::TooLarge) => stats.skipped.too_large += 1,
                 Err(Skip::Minified) => stats.skipped.minified += 1,
                 Err(Skip::Unreadable) => stats.skipped.unreadable += 1,
+                Err(Skip::NotRead) => stats.skipped.not_read += 1,
             }
+        }
+        let read_stopped = stats.skipped.not_read > 0;
+        if let Some(reason) = walk_stopped.or(limits.hit().filter(|_| read_stopped)) {
+            let place = if walk_stopped.is_some() {
+                format!("walking the tree ({} files found)", stats.files_walked)
+            } else {
+                format!(
+                    "reading files: {} of {} read",
+                    stats.files_walked - stats.skipped.not_read,
+                    stats.files_walked
+                )
+            };
+            self.truncated =
+                Some(limits.truncated(reason, format!("in cycle {} while {place}", self.cycle)));
         }
         stats.files_scored = docs.iter().filter(|d| d.2).count();
         let cands: Vec<Candidate> = docs
@@ -247,6 +289,7 @@ impl Session {
             query: self.query.clone(),
             candidates: out_cands,
             stats,
+            truncated: self.truncated.clone(),
         })
     }
 
@@ -608,6 +651,7 @@ impl Session {
             stats: self.stats.clone(),
             dropped,
             tokens,
+            truncated: self.truncated.clone(),
         }
     }
 }

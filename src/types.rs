@@ -158,6 +158,18 @@ pub struct Skipped {
     pub unreadable: usize,
     /// Files excluded by the query's globs (ignore files and hidden files are not counted).
     pub ignored: usize,
+    /// Files walked but not read because the call's deadline passed or it was cancelled.
+    pub not_read: usize,
+}
+
+/// Why an answer is partial: the call stopped before the loop finished.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Truncated {
+    /// `deadline` or `cancelled`.
+    pub reason: String,
+    /// Where the work stopped, e.g. "deadline of 100 ms passed in cycle 1 while
+    /// reading files: 3,120 of 78,258 read".
+    pub detail: String,
 }
 
 /// Work done by a call.
@@ -187,6 +199,10 @@ pub enum StopReason {
     Budget,
     /// Nothing matched the query.
     NoCandidates,
+    /// The call's deadline passed (`truncated` says where).
+    Deadline,
+    /// The client cancelled the call.
+    Cancelled,
 }
 
 impl StopReason {
@@ -197,6 +213,8 @@ impl StopReason {
             StopReason::Converged => "converged",
             StopReason::Budget => "budget",
             StopReason::NoCandidates => "no_candidates",
+            StopReason::Deadline => "deadline",
+            StopReason::Cancelled => "cancelled",
         }
     }
 }
@@ -220,6 +238,10 @@ pub struct RetrieveOutput {
     pub dropped: Vec<String>,
     /// Estimated tokens of the returned snippets (bytes / 4).
     pub tokens: usize,
+    /// Set when the call stopped early (deadline or cancellation): the files are
+    /// the best found so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<Truncated>,
 }
 
 /// Result of `dispatch`.
@@ -236,6 +258,9 @@ pub struct DispatchOutput {
     pub candidates: Vec<File>,
     /// Work done.
     pub stats: Stats,
+    /// Set when the walk or the reading stopped early (deadline or cancellation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<Truncated>,
 }
 
 /// Result of `evaluate`.

@@ -27,6 +27,11 @@ pub struct Entry {
 
 /// Every regular file under `root` that the ignore rules let through, sorted by path.
 pub fn walk(root: &Path) -> Vec<Entry> {
+    walk_until(root, &|| false)
+}
+
+/// [`walk`], stopping early (with the files found so far) once `stop` returns true.
+pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
     let out = Mutex::new(Vec::new());
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
@@ -46,6 +51,9 @@ pub fn walk(root: &Path) -> Vec<Entry> {
     walker.run(|| {
         let out = &out;
         Box::new(move |res| {
+            if stop() {
+                return ignore::WalkState::Quit;
+            }
             if let Ok(dent) = res {
                 if dent.file_type().is_some_and(|t| t.is_file()) {
                     if let Some(entry) = entry_of(root, dent.path()) {

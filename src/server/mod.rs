@@ -7,6 +7,7 @@ mod prompt;
 use crate::engine::{Engine, EngineOptions};
 use crate::error::Error;
 use crate::output;
+use crate::score::Weights;
 use crate::tools::dispatch::DispatchParams;
 use crate::tools::evaluate::EvaluateParams;
 use crate::tools::refine::RefineParams;
@@ -16,8 +17,12 @@ use rmcp::handler::server::common::schema_for_output;
 use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, ProgressNotificationParam, RequestMetaObject,
+    ServerCapabilities, ServerConfig,
+};
 use rmcp::{prompt_handler, tool, tool_handler, tool_router, ServerHandler, ServiceExt};
+use rmcp::{Peer, RoleServer};
 use serde::Serialize;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -88,9 +93,43 @@ impl CtxServer {
         &self,
         Parameters(p): Parameters<RetrieveParams>,
         ct: CancellationToken,
+        meta: RequestMetaObject,
+        peer: Peer<RoleServer>,
     ) -> CallToolResult {
         let engine = self.engine.clone();
-        match run(ct, move || engine.retrieve(p)).await {
+        // Progress after each cycle, when the client asked for it (a progress
+        // token in `_meta`); the engine runs on a blocking thread, so its
+        // reports cross a channel to an async task that notifies the client.
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize, String)>();
+        let forward = meta.get_progress_token().map(|token| {
+            tokio::spawn(async move {
+                while let Some((done, total, message)) = rx.recv().await {
+                    let note = ProgressNotificationParam::new(token.clone(), done as f64)
+                        .with_total(total as f64)
+                        .with_message(message);
+                    if peer.notify_progress(note).await.is_err() {
+                        break;
+                    }
+                }
+            })
+        });
+        let cancel = ct.clone();
+        let r = run(ct, move || {
+            engine.retrieve_with(
+                p,
+                &Weights::default(),
+                Some(cancel),
+                &move |done, total, msg| {
+                    let _ = tx.send((done, total, msg.to_string()));
+                },
+            )
+        })
+        .await;
+        if let Some(forward) = forward {
+            // Every progress notification goes out before the result.
+            let _ = forward.await;
+        }
+        match r {
             Ok(out) => result(&out, output::render_text(&out)),
             Err(e) => e,
         }
@@ -107,7 +146,8 @@ impl CtxServer {
         ct: CancellationToken,
     ) -> CallToolResult {
         let engine = self.engine.clone();
-        match run(ct, move || engine.dispatch(p)).await {
+        let cancel = ct.clone();
+        match run(ct, move || engine.dispatch_with(p, Some(cancel))).await {
             Ok(out) => {
                 let mut text = format!(
                     "session {} cycle {}: {} candidates ({} files walked)\n",
@@ -225,6 +265,7 @@ pub async fn serve_stdio(options: EngineOptions) -> anyhow::Result<()> {
         crate::engine::canonical_dir(root.clone())?;
     }
     let server = CtxServer::new(options);
+    server.engine.deadline_ms(None)?;
     let running = match server.serve(rmcp::transport::stdio()).await {
         Ok(running) => running,
         // The client went away before initializing (e.g. stdin at EOF): nothing to serve.

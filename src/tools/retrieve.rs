@@ -37,4 +37,9 @@ pub struct RetrieveParams {
     /// Snippets past it become `path:start-end` handles listed in `dropped`.
     #[serde(default)]
     pub budget_tokens: Option<usize>,
+    /// Wall-clock deadline of this call in ms, 10-3600000 (default: the server's
+    /// --deadline-ms, else 30000). Past it the loop stops and the answer is the
+    /// best found so far, marked `truncated`.
+    #[serde(default)]
+    pub deadline_ms: Option<u64>,
 }

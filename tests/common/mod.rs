@@ -19,7 +19,10 @@ pub type Client = RunningService<RoleClient, ()>;
 /// A client talking to a fresh server (optionally started with `--root`).
 pub async fn client(root: Option<PathBuf>) -> Client {
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    let server = CtxServer::new(EngineOptions { root });
+    let server = CtxServer::new(EngineOptions {
+        root,
+        ..Default::default()
+    });
     tokio::spawn(async move {
         let running = server.serve(server_io).await.expect("server starts");
         let _ = running.waiting().await;
