@@ -835,6 +835,13 @@ struct TreeInfo {
     extract_ms: f64,
     bm25_files: usize,
     bm25_build_ms: f64,
+    /// With `--timing`: the tree's first task on a fresh engine (empty file
+    /// cache: cold in-process), in ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cold_ms: Option<f64>,
+    /// With `--timing`: the same task again on that engine (tree unchanged: warm), in ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warm_ms: Option<f64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -975,7 +982,29 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             extract_ms,
             bm25_files: index.len(),
             bm25_build_ms: start.elapsed().as_secs_f64() * 1e3,
+            cold_ms: None,
+            warm_ms: None,
         });
+        if args.timing {
+            if let (Some(&first), Some(info)) = (members.first(), tree_infos.last_mut()) {
+                progress.set_message(format!("cold and warm call on {repo}@{short}"));
+                // A fresh engine has an empty file cache: its first call is cold.
+                let probe = Engine::new(Default::default());
+                let run = |e: &Engine| {
+                    run_engine(
+                        e,
+                        &tasks[first],
+                        &tree,
+                        args.max_cycles,
+                        &Weights::default(),
+                        cutoffs.depth,
+                    )
+                    .ms
+                };
+                info.cold_ms = Some(run(&probe));
+                info.warm_ms = Some(run(&probe));
+            }
+        }
 
         if args.warm {
             if let Some(&first) = members.first() {
@@ -1123,6 +1152,16 @@ struct Report {
     skipped: Vec<Skipped>,
     trees: Vec<TreeInfo>,
     tasks: Vec<TaskResult>,
+    /// Peak resident memory of the bench process (VmHWM, Linux), in bytes.
+    peak_rss_bytes: Option<u64>,
+}
+
+/// The process's peak resident set size (`VmHWM` of /proc/self/status), in bytes.
+fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 const BM25_DESCRIPTION: &str =
@@ -1197,6 +1236,7 @@ impl Report {
             skipped,
             trees,
             tasks,
+            peak_rss_bytes: peak_rss_bytes(),
         }
     }
 
@@ -1345,7 +1385,33 @@ impl Report {
                 row
             })
             .collect();
-        format!("\n{}", align(&header, &rows, 1))
+        let mut out = format!("\n{}", align(&header, &rows, 1));
+        let speed: Vec<Vec<String>> = self
+            .trees
+            .iter()
+            .filter_map(|t| {
+                Some(vec![
+                    format!("{}@{}", t.repo, &t.commit[..t.commit.len().min(8)]),
+                    t.bm25_files.to_string(),
+                    format_ms(t.cold_ms?),
+                    format_ms(t.warm_ms?),
+                ])
+            })
+            .collect();
+        if !speed.is_empty() {
+            let header = ["tree", "files", "cold ms", "warm ms"].map(String::from);
+            out.push_str(&format!(
+                "\nFirst task of each tree on a fresh engine: cold (empty file cache) then warm (same call again).\n{}",
+                align(&header, &speed, 1)
+            ));
+        }
+        if let Some(b) = self.peak_rss_bytes {
+            out.push_str(&format!(
+                "\nPeak memory of the bench process: {:.0} MiB\n",
+                b as f64 / (1024.0 * 1024.0)
+            ));
+        }
+        out
     }
 }
 
