@@ -37,9 +37,11 @@ mkdir -p "$SCRATCH/home" "$SCRATCH/npm"
 
 echo "--- Python mcp SDK ($(grep '^mcp==' $HERE/requirements.txt)) into $SCRATCH/venv"
 [[ -x "$SCRATCH/venv/bin/python" ]] || python3 -m venv "$SCRATCH/venv"
-# Wheels only: no compiler needed, and every version is the pinned one.
-HOME="$SCRATCH/home" "$SCRATCH/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    --only-binary=:all: -r "$HERE/requirements.txt"
+# Wheels only: no compiler needed, and every version is the pinned one. The cache
+# goes to the scratch dir too (not HOME=scratch: pip runs `rustc --version` for its
+# user agent, and rustup's proxy would then set up a ~/.rustup there).
+PIP_CACHE_DIR="$SCRATCH/pip-cache" "$SCRATCH/venv/bin/python" -m pip install --quiet \
+    --disable-pip-version-check --only-binary=:all: -r "$HERE/requirements.txt"
 
 echo "--- MCP Inspector ($(node -p 'require("./tests/clients/package.json").dependencies["@modelcontextprotocol/inspector"]')) into $SCRATCH/npm"
 cp "$HERE/package.json" "$HERE/package-lock.json" "$SCRATCH/npm/"
