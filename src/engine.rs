@@ -399,6 +399,9 @@ pub fn root_info(root: &Path) -> Root {
         let out = Command::new("git")
             .arg("-C")
             .arg(root)
+            // `git status` otherwise refreshes the index on disk and takes
+            // `.git/index.lock`, which can fail the user's own concurrent git commands.
+            .env("GIT_OPTIONAL_LOCKS", "0")
             .args(args)
             .stdin(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -422,5 +425,74 @@ pub fn root_info(root: &Path) -> Root {
         git_toplevel: toplevel,
         head,
         dirty,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn git(dir: &Path, args: &[&str]) -> Option<String> {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .output()
+            .ok()?;
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
+    }
+
+    #[test]
+    fn root_info_names_head_and_dirtiness_without_writing_to_the_repository() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let plain = root_info(&root);
+        assert_eq!(
+            (plain.git_toplevel, plain.head, plain.dirty),
+            (None, None, None)
+        );
+        let Some(_) = git(&root, &["init", "-q"]) else {
+            return; // git is not installed: nothing more to check
+        };
+        let file = root.join("a.py");
+        std::fs::write(&file, "x = 1\n").unwrap();
+        git(&root, &["add", "."]);
+        git(&root, &["commit", "-q", "-m", "init"]);
+        let head = git(&root, &["rev-parse", "HEAD"]);
+
+        // A touched but unchanged file makes the index's stat data stale; `git status`
+        // would refresh the index on disk (and take index.lock) unless told not to.
+        std::fs::File::options()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000))
+            .unwrap();
+        let index = std::fs::read(root.join(".git/index")).unwrap();
+        let info = root_info(&root);
+        assert_eq!(info.git_toplevel.as_deref(), Some(root.to_str().unwrap()));
+        assert_eq!(info.head, head);
+        assert_eq!(info.dirty, Some(false), "same content is not dirty");
+        assert_eq!(
+            std::fs::read(root.join(".git/index")).unwrap(),
+            index,
+            "provenance must not write to the repository"
+        );
+
+        std::fs::write(&file, "x = 2\n").unwrap();
+        assert_eq!(root_info(&root).dirty, Some(true));
     }
 }

@@ -85,19 +85,40 @@ fn cli_retrieve_prints_json_text_and_markdown() {
 
 #[test]
 fn cli_out_writes_the_format_of_the_extension() {
+    // What a parent agent hands a sub-agent that cannot call MCP tools: a file.
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("context.json");
-    let out = Command::new(BIN)
-        .args(["retrieve", "fix the token expiry bug", "--root"])
-        .arg(fixture())
-        .arg("--out")
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert!(out.stdout.is_empty());
-    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let write = |name: &str| {
+        let file = dir.path().join(name);
+        let out = Command::new(BIN)
+            .args(["retrieve", "fix the token expiry bug", "--root"])
+            .arg(fixture())
+            .arg("--out")
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "--out leaves stdout empty");
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .contains(&format!("wrote 4 files to {}", file.display())),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read_to_string(&file).unwrap()
+    };
+    let json: serde_json::Value = serde_json::from_str(&write("context.json")).unwrap();
     assert_eq!(json["files"][0]["path"], "auth/token.py");
+    let md = write("context.md");
+    assert!(md.starts_with("# ctxloop context\n"), "{md}");
+    assert!(md.contains("| 1 | `auth/token.py` | high |"), "{md}");
+    assert!(
+        md.contains("## auth/token.py:17-21\n\n```py\n    def is_expired"),
+        "snippets are fenced code under path:start-end headings: {md}"
+    );
 }
 
 #[test]
