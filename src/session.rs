@@ -438,13 +438,13 @@ impl Session {
             // `max(min_high, 5)` files: the first answer's top stays as it was.
             // Inserting gap-closing files after the best 3 cost Acc@5 on the
             // development set (sympy-18211: 79.7 after cycle 1, 79.1 after 3).
-            // (Only files of at least medium tier set the cap: with fewer good
-            // files, additions may come right after them.)
+            // Whatever their tier: a low-tier file at rank 5 was the gold file
+            // in that task.
             self.later_cap = ranked
                 .iter()
                 .take(self.config.min_high.max(FIRST_ANSWER))
                 .map(|(_, k)| k.relevance)
-                .rfind(|&r| r >= 0.5)
+                .next_back()
                 .map(|r| (r - 0.001).max(0.0));
             self.tail_cap = ranked
                 .iter()
