@@ -4,16 +4,26 @@
 //! directories are skipped; `.gitignore`, `.ignore`, `.git/info/exclude` and the
 //! global git excludes are honoured inside a git repository (as ripgrep does:
 //! outside one they may belong to a packaging, e.g. Debian's linux-source
-//! tarball ships a `.gitignore` ending in `/*`), `.ignore` files always; symbolic
-//! links are not followed, so nothing outside the root is reached. The query's
-//! include/exclude globs are applied afterwards with `globset` (see
+//! tarball ships a `.gitignore` ending in `/*`), `.ignore` files always. The
+//! query's include/exclude globs are applied afterwards with `globset` (see
 //! [`Filter`]), so one walk serves every cycle of a loop. Size, binary and
 //! minified checks happen when a file is read (see `corpus`).
-
+//!
+//! Confinement: nothing outside the root is returned. A symbolic link (to a
+//! file or a directory) is followed only when its target, resolved, lies
+//! inside the root; a link that leads outside, or that dangles, is skipped
+//! before anything behind it is listed or read. Links back to an ancestor
+//! directory are loops and are not entered (`ignore` checks them). Only link
+//! entries are resolved, so a tree without links costs what it did before.
+//! When links make the same file reachable twice, it is returned once, under
+//! its real path when that is walked too. (Ignore-rule files of the root's
+//! parent directories are parsed for their rules, as git and ripgrep do; their
+//! text is never returned.)
 use crate::error::{Error, Result};
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 /// A file found by the walk. `rel` is relative to the root and `/`-separated.
@@ -25,13 +35,17 @@ pub struct Entry {
     pub mtime: Option<SystemTime>,
 }
 
-/// Every regular file under `root` that the ignore rules let through, sorted by path.
+/// Every regular file under `root` that the ignore rules let through, sorted by
+/// path, each once. Symbolic links are followed only inside `root`.
 pub fn walk(root: &Path) -> Vec<Entry> {
     walk_until(root, &|| false)
 }
 
 /// [`walk`], stopping early (with the files found so far) once `stop` returns true.
 pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
+    let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    // Set when some link was followed: only then can a file be found twice.
+    let followed = Arc::new(AtomicBool::new(false));
     let out = Mutex::new(Vec::new());
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
@@ -41,7 +55,14 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
         .ignore(true)
         .parents(true)
         .require_git(true)
-        .follow_links(false)
+        .follow_links(true)
+        .filter_entry({
+            let (canon_root, followed) = (canon_root.clone(), followed.clone());
+            move |dent| {
+                // A plain entry under the root is inside it; only links need resolving.
+                !dent.path_is_symlink() || link_stays_inside(dent.path(), &canon_root, &followed)
+            }
+        })
         .threads(
             std::thread::available_parallelism()
                 .map_or(2, |n| n.get())
@@ -56,8 +77,8 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
             }
             if let Ok(dent) = res {
                 if dent.file_type().is_some_and(|t| t.is_file()) {
-                    if let Some(entry) = entry_of(root, dent.path()) {
-                        out.lock().expect("walk collector poisoned").push(entry);
+                    if let Some(found) = entry_of(root, dent.path()) {
+                        out.lock().expect("walk collector poisoned").push(found);
                     }
                 }
             }
@@ -65,24 +86,98 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
         })
     });
     let mut files = out.into_inner().expect("walk collector poisoned");
-    files.sort_by(|a, b| a.rel.cmp(&b.rel));
-    files
+    files.sort_by(|a, b| a.0.rel.cmp(&b.0.rel));
+    if followed.load(Ordering::Relaxed) {
+        dedup_linked(&mut files, &canon_root);
+    }
+    files.into_iter().map(|(e, _)| e).collect()
 }
 
-fn entry_of(root: &Path, path: &Path) -> Option<Entry> {
+/// Whether the link at `path` resolves to somewhere inside `canon_root`.
+fn link_stays_inside(path: &Path, canon_root: &Path, followed: &AtomicBool) -> bool {
+    match path.canonicalize() {
+        Ok(target) if target.starts_with(canon_root) => {
+            followed.store(true, Ordering::Relaxed);
+            true
+        }
+        Ok(target) => {
+            tracing::debug!(link = %path.display(), target = %target.display(), "link leaves the root: skipped");
+            false
+        }
+        Err(e) => {
+            tracing::debug!(link = %path.display(), error = %e, "link cannot be resolved: skipped");
+            false
+        }
+    }
+}
+
+/// The identity of a file on disk (device, inode), where the platform has one.
+type FileId = Option<(u64, u64)>;
+
+#[cfg(unix)]
+fn file_id(meta: &std::fs::Metadata) -> FileId {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_: &std::fs::Metadata) -> FileId {
+    None
+}
+
+/// Drops the extra paths of files reached more than once through links (the
+/// input is sorted by path). Of each group the real paths are kept (hard links
+/// are distinct paths of their own); when every path goes through a link, the
+/// first in path order. Only the duplicates are resolved.
+fn dedup_linked(files: &mut Vec<(Entry, FileId)>, canon_root: &Path) {
+    let mut by_id: std::collections::HashMap<(u64, u64), Vec<usize>> = Default::default();
+    for (i, (_, id)) in files.iter().enumerate() {
+        if let Some(id) = id {
+            by_id.entry(*id).or_default().push(i);
+        }
+    }
+    let mut drop = vec![false; files.len()];
+    for group in by_id.values().filter(|g| g.len() > 1) {
+        let real: Vec<bool> = group
+            .iter()
+            .map(|&i| {
+                let e = &files[i].0;
+                e.abs
+                    .canonicalize()
+                    .is_ok_and(|c| c == canon_root.join(&e.rel))
+            })
+            .collect();
+        let keep_first_only = !real.iter().any(|&r| r);
+        for (k, &i) in group.iter().enumerate() {
+            drop[i] = if keep_first_only { k > 0 } else { !real[k] };
+        }
+    }
+    let mut i = 0;
+    files.retain(|_| {
+        i += 1;
+        !drop[i - 1]
+    });
+}
+
+fn entry_of(root: &Path, path: &Path) -> Option<(Entry, FileId)> {
     let rel = path.strip_prefix(root).ok()?;
     let rel = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()
         .join("/");
-    let meta = std::fs::symlink_metadata(path).ok();
-    Some(Entry {
-        rel,
-        abs: path.to_path_buf(),
-        size: meta.as_ref().map_or(0, |m| m.len()),
-        mtime: meta.and_then(|m| m.modified().ok()),
-    })
+    // The target's size and mtime (for a link, not the link's own): the cache key.
+    let meta = std::fs::metadata(path).ok();
+    let id = meta.as_ref().and_then(file_id);
+    Some((
+        Entry {
+            rel,
+            abs: path.to_path_buf(),
+            size: meta.as_ref().map_or(0, |m| m.len()),
+            mtime: meta.and_then(|m| m.modified().ok()),
+        },
+        id,
+    ))
 }
 
 /// Include and exclude globs, compiled. Globs use gitignore conventions: a glob
@@ -197,6 +292,77 @@ mod tests {
         std::fs::create_dir(dir.path().join(".git")).unwrap();
         std::fs::write(dir.path().join(".gitignore"), "gen/\n").unwrap();
         assert_eq!(rels(&walk(dir.path())), ["a.py", "src/b.rs"]);
+    }
+
+    /// A root inside a scratch directory, with a sibling directory `outside`
+    /// holding a secret file.
+    #[cfg(unix)]
+    fn root_and_outside(files: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        for f in files {
+            let p = root.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "x").unwrap();
+        }
+        std::fs::create_dir_all(dir.path().join("outside/deep")).unwrap();
+        std::fs::write(dir.path().join("outside/secret.py"), "secret").unwrap();
+        std::fs::write(dir.path().join("outside/deep/more.py"), "secret").unwrap();
+        (dir, root)
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_that_leave_the_root_are_not_followed() {
+        use std::os::unix::fs::symlink;
+        let (dir, root) = root_and_outside(&["a.py", "sub/b.py"]);
+        let outside = dir.path().join("outside");
+        symlink(outside.join("secret.py"), root.join("abs_file.py")).unwrap();
+        symlink("../outside/secret.py", root.join("rel_file.py")).unwrap();
+        symlink(&outside, root.join("abs_dir")).unwrap();
+        symlink("../../outside", root.join("sub/rel_dir")).unwrap();
+        symlink(dir.path(), root.join("parent")).unwrap();
+        symlink("/", root.join("slash")).unwrap();
+        symlink("does/not/exist.py", root.join("dangling.py")).unwrap();
+        let files = walk(&root);
+        assert_eq!(rels(&files), ["a.py", "sub/b.py"]);
+        for e in &files {
+            assert!(e
+                .abs
+                .canonicalize()
+                .unwrap()
+                .starts_with(root.canonicalize().unwrap()));
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_inside_the_root_are_followed_and_each_file_is_returned_once() {
+        use std::os::unix::fs::symlink;
+        let (_dir, root) = root_and_outside(&["a.py", "pkg/mod.py", ".hidden/only.py"]);
+        // Same file under two paths: the real path is kept.
+        symlink("a.py", root.join("alias.py")).unwrap();
+        symlink("pkg", root.join("pkg_link")).unwrap();
+        // The only way to a hidden directory's file is through a link: kept.
+        symlink(".hidden", root.join("shown")).unwrap();
+        // Loops: to an ancestor, and to the root itself.
+        symlink("..", root.join("pkg/up")).unwrap();
+        symlink(".", root.join("self")).unwrap();
+        let files = walk(&root);
+        assert_eq!(rels(&files), ["a.py", "pkg/mod.py", "shown/only.py"]);
+        // The size and mtime are the target's (the cache key must change when it does).
+        let shown = files.iter().find(|e| e.rel == "shown/only.py").unwrap();
+        assert_eq!(shown.size, 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_reached_only_through_links_is_returned_once() {
+        use std::os::unix::fs::symlink;
+        let (_dir, root) = root_and_outside(&[".store/lib.py"]);
+        symlink(".store", root.join("b")).unwrap();
+        symlink(".store", root.join("a")).unwrap();
+        assert_eq!(rels(&walk(&root)), ["a/lib.py"]);
     }
 
     #[test]
