@@ -12,17 +12,19 @@
 //! Confinement: nothing outside the root is returned. A symbolic link (to a
 //! file or a directory) is followed only when its target, resolved, lies
 //! inside the root; a link that leads outside, or that dangles, is skipped
-//! before anything behind it is listed or read. Links back to an ancestor
-//! directory are loops and are not entered (`ignore` checks them). Only link
-//! entries are resolved, so a tree without links costs what it did before.
-//! When links make the same file reachable twice, it is returned once, under
-//! its real path when that is walked too. (Ignore-rule files of the root's
-//! parent directories are parsed for their rules, as git and ripgrep do; their
-//! text is never returned.)
+//! before anything behind it is listed or read. Only link entries are
+//! resolved, so a tree without links costs what it did before. Each file is
+//! returned once, under its real path when the walk reaches it there: a link
+//! to a directory that is not hidden is not entered (its files are walked at
+//! their real path, under the ignore rules that apply there), so a link to an
+//! ancestor cannot loop either; links into hidden directories are entered,
+//! with `ignore`'s loop check; duplicates through file links are dropped.
+//! (Ignore-rule files of the root's parent directories are parsed for their
+//! rules, as git and ripgrep do; their text is never returned.)
+
 use crate::error::{Error, Result};
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
@@ -44,8 +46,9 @@ pub fn walk(root: &Path) -> Vec<Entry> {
 /// [`walk`], stopping early (with the files found so far) once `stop` returns true.
 pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
     let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    // Set when some link was followed: only then can a file be found twice.
-    let followed = Arc::new(AtomicBool::new(false));
+    // Root-relative paths of the links followed: only files at or below them
+    // can be found twice.
+    let links: Arc<Mutex<Vec<String>>> = Default::default();
     let out = Mutex::new(Vec::new());
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
@@ -57,11 +60,9 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
         .require_git(true)
         .follow_links(true)
         .filter_entry({
-            let (canon_root, followed) = (canon_root.clone(), followed.clone());
-            move |dent| {
-                // A plain entry under the root is inside it; only links need resolving.
-                !dent.path_is_symlink() || link_stays_inside(dent.path(), &canon_root, &followed)
-            }
+            let (root, canon_root, links) = (root.to_path_buf(), canon_root.clone(), links.clone());
+            // A plain entry under the root is inside it; only links need resolving.
+            move |dent| !dent.path_is_symlink() || follow_link(dent, &root, &canon_root, &links)
         })
         .threads(
             std::thread::available_parallelism()
@@ -86,29 +87,49 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
         })
     });
     let mut files = out.into_inner().expect("walk collector poisoned");
-    files.sort_by(|a, b| a.0.rel.cmp(&b.0.rel));
-    if followed.load(Ordering::Relaxed) {
-        dedup_linked(&mut files, &canon_root);
+    files.sort_unstable_by(|a, b| a.0.rel.cmp(&b.0.rel));
+    let links = std::mem::take(&mut *links.lock().expect("walk links poisoned"));
+    if !links.is_empty() {
+        dedup_linked(&mut files, links);
     }
     files.into_iter().map(|(e, _)| e).collect()
 }
 
-/// Whether the link at `path` resolves to somewhere inside `canon_root`.
-fn link_stays_inside(path: &Path, canon_root: &Path, followed: &AtomicBool) -> bool {
-    match path.canonicalize() {
-        Ok(target) if target.starts_with(canon_root) => {
-            followed.store(true, Ordering::Relaxed);
-            true
-        }
-        Ok(target) => {
-            tracing::debug!(link = %path.display(), target = %target.display(), "link leaves the root: skipped");
-            false
-        }
+/// Whether to follow the link `dent`: its target must lie inside the root,
+/// and a directory must be hidden (else the walk reaches it at its real path).
+/// A followed link's root-relative path is added to `links`.
+fn follow_link(
+    dent: &ignore::DirEntry,
+    root: &Path,
+    canon_root: &Path,
+    links: &Mutex<Vec<String>>,
+) -> bool {
+    let path = dent.path();
+    let target = match path.canonicalize() {
+        Ok(target) => target,
         Err(e) => {
             tracing::debug!(link = %path.display(), error = %e, "link cannot be resolved: skipped");
-            false
+            return false;
         }
+    };
+    let Ok(inside) = target.strip_prefix(canon_root) else {
+        tracing::debug!(link = %path.display(), target = %target.display(), "link leaves the root: skipped");
+        return false;
+    };
+    let hidden = inside
+        .components()
+        .any(|c| c.as_os_str().as_encoded_bytes().starts_with(b"."));
+    if dent.file_type().is_some_and(|t| t.is_dir()) && !hidden {
+        tracing::debug!(link = %path.display(), "link to a directory walked at its real path: skipped");
+        return false;
     }
+    if let Ok(rel) = path.strip_prefix(root) {
+        links
+            .lock()
+            .expect("walk links poisoned")
+            .push(rel_path(rel));
+    }
+    true
 }
 
 /// The identity of a file on disk (device, inode), where the platform has one.
@@ -125,31 +146,44 @@ fn file_id(_: &std::fs::Metadata) -> FileId {
     None
 }
 
-/// Drops the extra paths of files reached more than once through links (the
-/// input is sorted by path). Of each group the real paths are kept (hard links
-/// are distinct paths of their own); when every path goes through a link, the
-/// first in path order. Only the duplicates are resolved.
-fn dedup_linked(files: &mut Vec<(Entry, FileId)>, canon_root: &Path) {
-    let mut by_id: std::collections::HashMap<(u64, u64), Vec<usize>> = Default::default();
+/// Drops the extra paths of files reached more than once through the
+/// followed `links` (`files` is sorted by path). Of each group the paths that
+/// go through no link are kept (hard links are paths of their own); when every
+/// path goes through a link, the first in path order. Costs a lookup per file
+/// and work only for the files under links.
+fn dedup_linked(files: &mut Vec<(Entry, FileId)>, links: Vec<String>) {
+    let mut linked = vec![false; files.len()];
+    for link in &links {
+        // Paths at or below `link` are contiguous in sorted order.
+        let start = files.partition_point(|(e, _)| e.rel.as_str() < link.as_str());
+        for (i, (e, _)) in files.iter().enumerate().skip(start) {
+            let below = e.rel.strip_prefix(link.as_str());
+            if !below.is_some_and(|b| b.is_empty() || b.starts_with('/')) {
+                if e.rel.starts_with(link.as_str()) {
+                    continue; // `link.x` sorts between `link` and `link/`
+                }
+                break;
+            }
+            linked[i] = true;
+        }
+    }
+    let ids: rustc_hash::FxHashSet<(u64, u64)> = files
+        .iter()
+        .zip(&linked)
+        .filter(|(_, &l)| l)
+        .filter_map(|((_, id), _)| *id)
+        .collect();
+    let mut groups: rustc_hash::FxHashMap<(u64, u64), Vec<usize>> = Default::default();
     for (i, (_, id)) in files.iter().enumerate() {
-        if let Some(id) = id {
-            by_id.entry(*id).or_default().push(i);
+        if let Some(id) = id.filter(|id| ids.contains(id)) {
+            groups.entry(id).or_default().push(i);
         }
     }
     let mut drop = vec![false; files.len()];
-    for group in by_id.values().filter(|g| g.len() > 1) {
-        let real: Vec<bool> = group
-            .iter()
-            .map(|&i| {
-                let e = &files[i].0;
-                e.abs
-                    .canonicalize()
-                    .is_ok_and(|c| c == canon_root.join(&e.rel))
-            })
-            .collect();
-        let keep_first_only = !real.iter().any(|&r| r);
+    for group in groups.values().filter(|g| g.len() > 1) {
+        let any_real = group.iter().any(|&i| !linked[i]);
         for (k, &i) in group.iter().enumerate() {
-            drop[i] = if keep_first_only { k > 0 } else { !real[k] };
+            drop[i] = if any_real { linked[i] } else { k > 0 };
         }
     }
     let mut i = 0;
@@ -159,13 +193,16 @@ fn dedup_linked(files: &mut Vec<(Entry, FileId)>, canon_root: &Path) {
     });
 }
 
-fn entry_of(root: &Path, path: &Path) -> Option<(Entry, FileId)> {
-    let rel = path.strip_prefix(root).ok()?;
-    let rel = rel
-        .components()
+/// A relative path, `/`-separated.
+fn rel_path(rel: &Path) -> String {
+    rel.components()
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()
-        .join("/");
+        .join("/")
+}
+
+fn entry_of(root: &Path, path: &Path) -> Option<(Entry, FileId)> {
+    let rel = rel_path(path.strip_prefix(root).ok()?);
     // The target's size and mtime (for a link, not the link's own): the cache key.
     let meta = std::fs::metadata(path).ok();
     let id = meta.as_ref().and_then(file_id);
@@ -345,14 +382,25 @@ mod tests {
         symlink("pkg", root.join("pkg_link")).unwrap();
         // The only way to a hidden directory's file is through a link: kept.
         symlink(".hidden", root.join("shown")).unwrap();
-        // Loops: to an ancestor, and to the root itself.
+        // Loops: to an ancestor, to the root itself, and inside a hidden directory.
         symlink("..", root.join("pkg/up")).unwrap();
         symlink(".", root.join("self")).unwrap();
+        symlink("../.hidden", root.join(".hidden/again")).unwrap();
         let files = walk(&root);
         assert_eq!(rels(&files), ["a.py", "pkg/mod.py", "shown/only.py"]);
         // The size and mtime are the target's (the cache key must change when it does).
         let shown = files.iter().find(|e| e.rel == "shown/only.py").unwrap();
         assert_eq!(shown.size, 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_does_not_reopen_a_directory_the_ignore_rules_closed() {
+        use std::os::unix::fs::symlink;
+        let (_dir, root) = root_and_outside(&["src/a.py", "build/out.py"]);
+        std::fs::write(root.join(".ignore"), "build/\n").unwrap();
+        symlink("build", root.join("src/gen")).unwrap();
+        assert_eq!(rels(&walk(&root)), ["src/a.py"]);
     }
 
     #[cfg(unix)]
