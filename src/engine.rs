@@ -428,11 +428,32 @@ pub fn canonical_dir(path: PathBuf) -> Result<PathBuf> {
         .map_err(|e| Error::Io { path, source: e })
 }
 
+/// `git` with the variables that select a repository cleared, so `-C DIR`
+/// decides which repository it reads. A git hook or `git rebase --exec` exports
+/// `GIT_DIR`; inherited, it would make provenance describe the caller's
+/// repository instead of the root's (and a test's `git init` rewrite it).
+pub(crate) fn git_command() -> Command {
+    let mut cmd = Command::new("git");
+    for var in [
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_COMMON_DIR",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_NAMESPACE",
+        "GIT_PREFIX",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
 /// Provenance of a root: the git worktree's top level, `HEAD` and dirtiness
 /// when the root is inside one (via `git`, read-only; absent when git is not installed).
 pub fn root_info(root: &Path) -> Root {
     let git = |args: &[&str]| -> Option<String> {
-        let out = Command::new("git")
+        let out = git_command()
             .arg("-C")
             .arg(root)
             // `git status` otherwise refreshes the index on disk and takes
@@ -469,7 +490,7 @@ mod tests {
     use super::*;
 
     fn git(dir: &Path, args: &[&str]) -> Option<String> {
-        let out = Command::new("git")
+        let out = git_command()
             .arg("-C")
             .arg(dir)
             .args([

@@ -402,3 +402,64 @@ async fn judgments_and_refinements_cannot_name_outside_files() {
     clean_call(&c, &s, "evaluate", args).await;
     c.cancel().await.unwrap();
 }
+
+/// `git`, never steered by the environment this test runs in (a git hook or
+/// `git rebase --exec` exports `GIT_DIR`).
+fn git(dir: &std::path::Path, args: &[&str]) -> Option<String> {
+    let out = std::process::Command::new("git")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(["-c", "commit.gpgsign=false"])
+        .args(args)
+        .output()
+        .ok()?;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
+}
+
+#[test]
+fn provenance_names_the_roots_repository_even_when_git_dir_points_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().canonicalize().unwrap();
+    let (root, other) = (base.join("root"), base.join("other"));
+    for repo in [&root, &other] {
+        std::fs::create_dir_all(repo).unwrap();
+        if git(repo, &["init", "-q"]).is_none() {
+            eprintln!("note: git is not installed; provenance is not checked");
+            return;
+        }
+        std::fs::write(repo.join("lib.py"), "def alphaquux():\n    pass\n").unwrap();
+        git(repo, &["add", "."]);
+        git(repo, &["commit", "-q", "-m", "init"]);
+    }
+    let head = git(&root, &["rev-parse", "HEAD"]).unwrap();
+    let other_config = std::fs::read(other.join(".git/config")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxloop"))
+        .args(["retrieve", "alphaquux", "--format", "json", "--root"])
+        .arg(&root)
+        // As under a git hook of another repository.
+        .env("GIT_DIR", other.join(".git"))
+        .env("GIT_WORK_TREE", &other)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["root"]["git_toplevel"], json!(root), "{json}");
+    assert_eq!(json["root"]["head"], json!(head), "{json}");
+    assert_eq!(
+        std::fs::read(other.join(".git/config")).unwrap(),
+        other_config
+    );
+}
