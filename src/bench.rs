@@ -1694,7 +1694,8 @@ mod tests {
         std::fs::create_dir_all(work.join("pkg")).unwrap();
         std::fs::write(work.join("pkg/mod.py"), "x = 1\n").unwrap();
         let git = |args: &[&str]| {
-            let out = Command::new("git")
+            // Not the caller's repository, even when run from a git hook.
+            let out = crate::engine::git_command()
                 .arg("-C")
                 .arg(&work)
                 .args([

@@ -130,7 +130,12 @@ fn range<T: PartialOrd + std::fmt::Display + Copy>(
 
 impl Engine {
     pub fn new(options: EngineOptions) -> Engine {
-        let allowed = options.root.as_ref().and_then(|r| r.canonicalize().ok());
+        // Fail closed: a --root that cannot be resolved still confines (nothing
+        // resolves inside an unresolvable path, so every root is refused).
+        let allowed = options
+            .root
+            .as_ref()
+            .map(|r| r.canonicalize().unwrap_or_else(|_| r.clone()));
         Engine {
             options,
             allowed,
@@ -141,6 +146,12 @@ impl Engine {
 
     /// Root resolution: `root` argument → `--root` → the working directory.
     /// A relative `root` is taken relative to `--root` (or the working directory).
+    ///
+    /// With `--root`, the result must lie inside it. The check is made twice:
+    /// on the path with `..` resolved by its text, before the file system is
+    /// asked anything (so a refused root does not reveal whether a path outside
+    /// exists), and on the canonical path (so a symbolic link cannot lead out).
+    /// The error names the argument as given, never where a link points.
     pub fn resolve_root(&self, root: Option<&str>) -> Result<PathBuf> {
         let base = match &self.options.root {
             Some(r) => r.clone(),
@@ -149,7 +160,8 @@ impl Engine {
                 source: e,
             })?,
         };
-        let path = match root.map(str::trim).filter(|r| !r.is_empty()) {
+        let arg = root.map(str::trim).filter(|r| !r.is_empty());
+        let path = match arg {
             Some(r) => {
                 let r = PathBuf::from(r.replace('\\', "/"));
                 if r.is_absolute() {
@@ -158,15 +170,22 @@ impl Engine {
                     base.join(r)
                 }
             }
-            None => base,
+            None => base.clone(),
         };
+        let outside = |allowed: &PathBuf| Error::RootOutsideAllowed {
+            path: PathBuf::from(arg.unwrap_or_default()),
+            allowed: allowed.clone(),
+        };
+        if let Some(allowed) = &self.allowed {
+            let lexical = lexical_abs(&path);
+            if !lexical.starts_with(allowed) && !lexical.starts_with(lexical_abs(&base)) {
+                return Err(outside(allowed));
+            }
+        }
         let canon = canonical_dir(path)?;
         if let Some(allowed) = &self.allowed {
             if !canon.starts_with(allowed) {
-                return Err(Error::RootOutsideAllowed {
-                    path: canon,
-                    allowed: allowed.clone(),
-                });
+                return Err(outside(allowed));
             }
         }
         Ok(canon)
@@ -380,6 +399,23 @@ impl Engine {
     }
 }
 
+/// `path` made absolute with `.` and `..` resolved by their text (no file
+/// system access, so symbolic links are not resolved).
+fn lexical_abs(path: &Path) -> PathBuf {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// `path` as a canonical directory, or the error that says what is wrong with it.
 pub fn canonical_dir(path: PathBuf) -> Result<PathBuf> {
     if !path.exists() {
@@ -392,11 +428,32 @@ pub fn canonical_dir(path: PathBuf) -> Result<PathBuf> {
         .map_err(|e| Error::Io { path, source: e })
 }
 
+/// `git` with the variables that select a repository cleared, so `-C DIR`
+/// decides which repository it reads. A git hook or `git rebase --exec` exports
+/// `GIT_DIR`; inherited, it would make provenance describe the caller's
+/// repository instead of the root's (and a test's `git init` rewrite it).
+pub(crate) fn git_command() -> Command {
+    let mut cmd = Command::new("git");
+    for var in [
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_COMMON_DIR",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_NAMESPACE",
+        "GIT_PREFIX",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
 /// Provenance of a root: the git worktree's top level, `HEAD` and dirtiness
 /// when the root is inside one (via `git`, read-only; absent when git is not installed).
 pub fn root_info(root: &Path) -> Root {
     let git = |args: &[&str]| -> Option<String> {
-        let out = Command::new("git")
+        let out = git_command()
             .arg("-C")
             .arg(root)
             // `git status` otherwise refreshes the index on disk and takes
@@ -433,7 +490,7 @@ mod tests {
     use super::*;
 
     fn git(dir: &Path, args: &[&str]) -> Option<String> {
-        let out = Command::new("git")
+        let out = git_command()
             .arg("-C")
             .arg(dir)
             .args([

@@ -17,7 +17,7 @@ pub enum Error {
     #[error("root {path:?} is not a directory: pass the repository's directory, not a file")]
     RootNotDirectory { path: PathBuf },
 
-    #[error("root {path:?} is outside the server's root {allowed:?}: pass a directory inside it, or start the server with a wider --root")]
+    #[error("root {path:?} is outside the server's root {allowed:?} once `..` and symbolic links are resolved: pass a directory inside it (relative to it, or absolute), or start the server with a wider --root")]
     RootOutsideAllowed { path: PathBuf, allowed: PathBuf },
 
     #[error("invalid glob {glob:?} in `{field}`: {reason}. Use gitignore-style globs relative to the root, e.g. \"src/**/*.rs\"")]

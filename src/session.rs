@@ -273,17 +273,19 @@ impl Session {
                 .is_none_or(|&r| (r - kept.relevance).abs() > 0.05);
             if changed {
                 self.candidates.push(path.clone());
-                if out_cands.len() < self.config.limit {
-                    out_cands.push(File {
-                        path,
-                        relevance: kept.relevance,
-                        tier: Tier::of(kept.relevance, self.config.high_threshold),
-                        reasons: kept.reasons.clone(),
-                        snippets: Vec::new(),
-                    });
-                }
+                out_cands.push(File {
+                    path,
+                    relevance: kept.relevance,
+                    tier: Tier::of(kept.relevance, self.config.high_threshold),
+                    reasons: kept.reasons.clone(),
+                    snippets: Vec::new(),
+                });
             }
         }
+        // Ranked by the relevance shown: a later cycle finds files in its own
+        // score order, but a file keeps the best relevance it had (found by fuzzing).
+        out_cands.sort_by(|a, b| b.relevance.total_cmp(&a.relevance));
+        out_cands.truncate(self.config.limit);
         self.corpus = docs.into_iter().map(|(p, d, _)| (p, d)).collect();
         self.stats = stats.clone();
         Ok(DispatchOutput {

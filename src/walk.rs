@@ -4,16 +4,28 @@
 //! directories are skipped; `.gitignore`, `.ignore`, `.git/info/exclude` and the
 //! global git excludes are honoured inside a git repository (as ripgrep does:
 //! outside one they may belong to a packaging, e.g. Debian's linux-source
-//! tarball ships a `.gitignore` ending in `/*`), `.ignore` files always; symbolic
-//! links are not followed, so nothing outside the root is reached. The query's
-//! include/exclude globs are applied afterwards with `globset` (see
+//! tarball ships a `.gitignore` ending in `/*`), `.ignore` files always. The
+//! query's include/exclude globs are applied afterwards with `globset` (see
 //! [`Filter`]), so one walk serves every cycle of a loop. Size, binary and
 //! minified checks happen when a file is read (see `corpus`).
+//!
+//! Confinement: nothing outside the root is returned. A symbolic link (to a
+//! file or a directory) is followed only when its target, resolved, lies
+//! inside the root; a link that leads outside, or that dangles, is skipped
+//! before anything behind it is listed or read. Only link entries are
+//! resolved, so a tree without links costs what it did before. Each file is
+//! returned once, under its real path when the walk reaches it there: a link
+//! to a directory that is not hidden is not entered (its files are walked at
+//! their real path, under the ignore rules that apply there), so a link to an
+//! ancestor cannot loop either; links into hidden directories are entered,
+//! with `ignore`'s loop check; duplicates through file links are dropped.
+//! (Ignore-rule files of the root's parent directories are parsed for their
+//! rules, as git and ripgrep do; their text is never returned.)
 
 use crate::error::{Error, Result};
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 /// A file found by the walk. `rel` is relative to the root and `/`-separated.
@@ -25,13 +37,18 @@ pub struct Entry {
     pub mtime: Option<SystemTime>,
 }
 
-/// Every regular file under `root` that the ignore rules let through, sorted by path.
+/// Every regular file under `root` that the ignore rules let through, sorted by
+/// path, each once. Symbolic links are followed only inside `root`.
 pub fn walk(root: &Path) -> Vec<Entry> {
     walk_until(root, &|| false)
 }
 
 /// [`walk`], stopping early (with the files found so far) once `stop` returns true.
 pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
+    let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    // Root-relative paths of the links followed: only files at or below them
+    // can be found twice.
+    let links: Arc<Mutex<Vec<String>>> = Default::default();
     let out = Mutex::new(Vec::new());
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
@@ -41,7 +58,12 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
         .ignore(true)
         .parents(true)
         .require_git(true)
-        .follow_links(false)
+        .follow_links(true)
+        .filter_entry({
+            let (root, canon_root, links) = (root.to_path_buf(), canon_root.clone(), links.clone());
+            // A plain entry under the root is inside it; only links need resolving.
+            move |dent| !dent.path_is_symlink() || follow_link(dent, &root, &canon_root, &links)
+        })
         .threads(
             std::thread::available_parallelism()
                 .map_or(2, |n| n.get())
@@ -56,8 +78,8 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
             }
             if let Ok(dent) = res {
                 if dent.file_type().is_some_and(|t| t.is_file()) {
-                    if let Some(entry) = entry_of(root, dent.path()) {
-                        out.lock().expect("walk collector poisoned").push(entry);
+                    if let Some(found) = entry_of(root, dent.path()) {
+                        out.lock().expect("walk collector poisoned").push(found);
                     }
                 }
             }
@@ -65,24 +87,134 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
         })
     });
     let mut files = out.into_inner().expect("walk collector poisoned");
-    files.sort_by(|a, b| a.rel.cmp(&b.rel));
-    files
+    files.sort_unstable_by(|a, b| a.0.rel.cmp(&b.0.rel));
+    let links = std::mem::take(&mut *links.lock().expect("walk links poisoned"));
+    if !links.is_empty() {
+        dedup_linked(&mut files, links);
+    }
+    files.into_iter().map(|(e, _)| e).collect()
 }
 
-fn entry_of(root: &Path, path: &Path) -> Option<Entry> {
-    let rel = path.strip_prefix(root).ok()?;
-    let rel = rel
+/// Whether to follow the link `dent`: its target must lie inside the root,
+/// and a directory must be hidden (else the walk reaches it at its real path).
+/// A followed link's root-relative path is added to `links`.
+fn follow_link(
+    dent: &ignore::DirEntry,
+    root: &Path,
+    canon_root: &Path,
+    links: &Mutex<Vec<String>>,
+) -> bool {
+    let path = dent.path();
+    let target = match path.canonicalize() {
+        Ok(target) => target,
+        Err(e) => {
+            tracing::debug!(link = %path.display(), error = %e, "link cannot be resolved: skipped");
+            return false;
+        }
+    };
+    let Ok(inside) = target.strip_prefix(canon_root) else {
+        tracing::debug!(link = %path.display(), target = %target.display(), "link leaves the root: skipped");
+        return false;
+    };
+    let hidden = inside
         .components()
+        .any(|c| c.as_os_str().as_encoded_bytes().starts_with(b"."));
+    if dent.file_type().is_some_and(|t| t.is_dir()) && !hidden {
+        tracing::debug!(link = %path.display(), "link to a directory walked at its real path: skipped");
+        return false;
+    }
+    if let Ok(rel) = path.strip_prefix(root) {
+        links
+            .lock()
+            .expect("walk links poisoned")
+            .push(rel_path(rel));
+    }
+    true
+}
+
+/// The identity of a file on disk (device, inode), where the platform has one.
+type FileId = Option<(u64, u64)>;
+
+#[cfg(unix)]
+fn file_id(meta: &std::fs::Metadata) -> FileId {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_: &std::fs::Metadata) -> FileId {
+    None
+}
+
+/// Drops the extra paths of files reached more than once through the
+/// followed `links` (`files` is sorted by path). Of each group the paths that
+/// go through no link are kept (hard links are paths of their own); when every
+/// path goes through a link, the first in path order. Costs a lookup per file
+/// and work only for the files under links.
+fn dedup_linked(files: &mut Vec<(Entry, FileId)>, links: Vec<String>) {
+    let mut linked = vec![false; files.len()];
+    for link in &links {
+        // Paths at or below `link` are contiguous in sorted order.
+        let start = files.partition_point(|(e, _)| e.rel.as_str() < link.as_str());
+        for (i, (e, _)) in files.iter().enumerate().skip(start) {
+            let below = e.rel.strip_prefix(link.as_str());
+            if !below.is_some_and(|b| b.is_empty() || b.starts_with('/')) {
+                if e.rel.starts_with(link.as_str()) {
+                    continue; // `link.x` sorts between `link` and `link/`
+                }
+                break;
+            }
+            linked[i] = true;
+        }
+    }
+    let ids: rustc_hash::FxHashSet<(u64, u64)> = files
+        .iter()
+        .zip(&linked)
+        .filter(|(_, &l)| l)
+        .filter_map(|((_, id), _)| *id)
+        .collect();
+    let mut groups: rustc_hash::FxHashMap<(u64, u64), Vec<usize>> = Default::default();
+    for (i, (_, id)) in files.iter().enumerate() {
+        if let Some(id) = id.filter(|id| ids.contains(id)) {
+            groups.entry(id).or_default().push(i);
+        }
+    }
+    let mut drop = vec![false; files.len()];
+    for group in groups.values().filter(|g| g.len() > 1) {
+        let any_real = group.iter().any(|&i| !linked[i]);
+        for (k, &i) in group.iter().enumerate() {
+            drop[i] = if any_real { linked[i] } else { k > 0 };
+        }
+    }
+    let mut i = 0;
+    files.retain(|_| {
+        i += 1;
+        !drop[i - 1]
+    });
+}
+
+/// A relative path, `/`-separated.
+fn rel_path(rel: &Path) -> String {
+    rel.components()
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()
-        .join("/");
-    let meta = std::fs::symlink_metadata(path).ok();
-    Some(Entry {
-        rel,
-        abs: path.to_path_buf(),
-        size: meta.as_ref().map_or(0, |m| m.len()),
-        mtime: meta.and_then(|m| m.modified().ok()),
-    })
+        .join("/")
+}
+
+fn entry_of(root: &Path, path: &Path) -> Option<(Entry, FileId)> {
+    let rel = rel_path(path.strip_prefix(root).ok()?);
+    // The target's size and mtime (for a link, not the link's own): the cache key.
+    let meta = std::fs::metadata(path).ok();
+    let id = meta.as_ref().and_then(file_id);
+    Some((
+        Entry {
+            rel,
+            abs: path.to_path_buf(),
+            size: meta.as_ref().map_or(0, |m| m.len()),
+            mtime: meta.and_then(|m| m.modified().ok()),
+        },
+        id,
+    ))
 }
 
 /// Include and exclude globs, compiled. Globs use gitignore conventions: a glob
@@ -197,6 +329,88 @@ mod tests {
         std::fs::create_dir(dir.path().join(".git")).unwrap();
         std::fs::write(dir.path().join(".gitignore"), "gen/\n").unwrap();
         assert_eq!(rels(&walk(dir.path())), ["a.py", "src/b.rs"]);
+    }
+
+    /// A root inside a scratch directory, with a sibling directory `outside`
+    /// holding a secret file.
+    #[cfg(unix)]
+    fn root_and_outside(files: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        for f in files {
+            let p = root.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "x").unwrap();
+        }
+        std::fs::create_dir_all(dir.path().join("outside/deep")).unwrap();
+        std::fs::write(dir.path().join("outside/secret.py"), "secret").unwrap();
+        std::fs::write(dir.path().join("outside/deep/more.py"), "secret").unwrap();
+        (dir, root)
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_that_leave_the_root_are_not_followed() {
+        use std::os::unix::fs::symlink;
+        let (dir, root) = root_and_outside(&["a.py", "sub/b.py"]);
+        let outside = dir.path().join("outside");
+        symlink(outside.join("secret.py"), root.join("abs_file.py")).unwrap();
+        symlink("../outside/secret.py", root.join("rel_file.py")).unwrap();
+        symlink(&outside, root.join("abs_dir")).unwrap();
+        symlink("../../outside", root.join("sub/rel_dir")).unwrap();
+        symlink(dir.path(), root.join("parent")).unwrap();
+        symlink("/", root.join("slash")).unwrap();
+        symlink("does/not/exist.py", root.join("dangling.py")).unwrap();
+        let files = walk(&root);
+        assert_eq!(rels(&files), ["a.py", "sub/b.py"]);
+        for e in &files {
+            assert!(e
+                .abs
+                .canonicalize()
+                .unwrap()
+                .starts_with(root.canonicalize().unwrap()));
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_inside_the_root_are_followed_and_each_file_is_returned_once() {
+        use std::os::unix::fs::symlink;
+        let (_dir, root) = root_and_outside(&["a.py", "pkg/mod.py", ".hidden/only.py"]);
+        // Same file under two paths: the real path is kept.
+        symlink("a.py", root.join("alias.py")).unwrap();
+        symlink("pkg", root.join("pkg_link")).unwrap();
+        // The only way to a hidden directory's file is through a link: kept.
+        symlink(".hidden", root.join("shown")).unwrap();
+        // Loops: to an ancestor, to the root itself, and inside a hidden directory.
+        symlink("..", root.join("pkg/up")).unwrap();
+        symlink(".", root.join("self")).unwrap();
+        symlink("../.hidden", root.join(".hidden/again")).unwrap();
+        let files = walk(&root);
+        assert_eq!(rels(&files), ["a.py", "pkg/mod.py", "shown/only.py"]);
+        // The size and mtime are the target's (the cache key must change when it does).
+        let shown = files.iter().find(|e| e.rel == "shown/only.py").unwrap();
+        assert_eq!(shown.size, 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_does_not_reopen_a_directory_the_ignore_rules_closed() {
+        use std::os::unix::fs::symlink;
+        let (_dir, root) = root_and_outside(&["src/a.py", "build/out.py"]);
+        std::fs::write(root.join(".ignore"), "build/\n").unwrap();
+        symlink("build", root.join("src/gen")).unwrap();
+        assert_eq!(rels(&walk(&root)), ["src/a.py"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_reached_only_through_links_is_returned_once() {
+        use std::os::unix::fs::symlink;
+        let (_dir, root) = root_and_outside(&[".store/lib.py"]);
+        symlink(".store", root.join("b")).unwrap();
+        symlink(".store", root.join("a")).unwrap();
+        assert_eq!(rels(&walk(&root)), ["a/lib.py"]);
     }
 
     #[test]

@@ -1,0 +1,465 @@
+//! Confinement: no file outside the chosen root is read or returned, whatever
+//! route a caller tries — `..` or absolute paths in globs, in `root`, in
+//! judgment paths, in the task text, and symbolic links (to files and to
+//! directories, absolute and relative) that point outside.
+//!
+//! Each scene puts a secret file next to the root with a unique token and a
+//! body that matches the task better than anything inside, so if it were ever
+//! read it would rank first and its snippet would carry the token. A control
+//! (the same file copied inside the root) shows that detection works.
+
+#![cfg(unix)]
+
+mod common;
+use common::*;
+use ctxloop::engine::{Engine, EngineOptions};
+use ctxloop::tools::retrieve::RetrieveParams;
+use rmcp::model::CallToolResult;
+use serde_json::{json, Value};
+use std::os::unix::fs::symlink;
+use std::path::PathBuf;
+
+const TOKEN: &str = "QZXV_SECRET_TOKEN_5e1f";
+const TASK: &str = "compute_invoice_total returns the wrong invoice total";
+
+const SECRET: &str = "def compute_invoice_total(invoice):
+    \"\"\"QZXV_SECRET_TOKEN_5e1f\"\"\"
+    # QZXV_SECRET_TOKEN_5e1f: invoice total, compute_invoice_total
+    return invoice.total
+";
+
+struct Scene {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    outside: PathBuf,
+    /// Every argument sent so far: a session may echo earlier ones (its query).
+    sent: std::sync::Mutex<String>,
+}
+
+/// `dir/root` (the tree searched) and `dir/outside` (the secret), with links
+/// from the root to the secret of every kind.
+fn scene() -> Scene {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().canonicalize().unwrap();
+    let root = base.join("root");
+    let outside = base.join("outside");
+    for (path, text) in [
+        (
+            "billing/invoice.py",
+            "class Invoice:\n    def total(self):\n        return sum(self.lines)\n",
+        ),
+        ("billing/__init__.py", ""),
+        ("app/views.py", "def show(invoice):\n    return invoice\n"),
+    ] {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    std::fs::create_dir_all(outside.join("deep")).unwrap();
+    std::fs::write(outside.join("secret.py"), SECRET).unwrap();
+    std::fs::write(outside.join("deep/invoice_total.py"), SECRET).unwrap();
+    // Links to the outside: absolute and relative, to files and directories,
+    // at the top and deeper, to the parent and to `/`.
+    symlink(outside.join("secret.py"), root.join("leak_abs.py")).unwrap();
+    symlink("../outside/secret.py", root.join("leak_rel.py")).unwrap();
+    symlink(&outside, root.join("leakdir")).unwrap();
+    symlink("../../outside", root.join("app/up")).unwrap();
+    symlink(&base, root.join("parent")).unwrap();
+    symlink("/", root.join("slash")).unwrap();
+    Scene {
+        _dir: dir,
+        root,
+        outside,
+        sent: Default::default(),
+    }
+}
+
+/// Everything a caller sees of a result: text and structured content.
+fn seen(r: &CallToolResult) -> String {
+    format!(
+        "{}\n{}",
+        text(r),
+        r.structured_content.clone().unwrap_or_default()
+    )
+}
+
+/// Every `path` the result names, wherever it is.
+fn named_paths(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match (k.as_str(), x) {
+                    ("path" | "referenced_from", Value::String(p)) => out.push(p.clone()),
+                    ("suggested_paths", Value::Array(a)) => {
+                        out.extend(a.iter().filter_map(|p| p.as_str()).map(String::from))
+                    }
+                    _ => named_paths(x, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| named_paths(x, out)),
+        _ => {}
+    }
+}
+
+/// The token never appears; no returned path leads outside the root; the
+/// outside directory is not named unless the caller named it.
+fn assert_clean(s: &Scene, route: &str, args: &Value, r: &CallToolResult) {
+    let body = seen(r);
+    assert!(
+        !body.contains(TOKEN),
+        "{route} {args}: the secret leaked\n{body}"
+    );
+    let outside = s.outside.to_string_lossy();
+    if !s.sent.lock().unwrap().contains(outside.as_ref()) {
+        assert!(
+            !body.contains(outside.as_ref()),
+            "{route} {args}: names the outside directory\n{body}"
+        );
+    }
+    let Some(v) = &r.structured_content else {
+        return;
+    };
+    // Paths are relative to the result's root (a `retrieve` names it).
+    let root = v["root"]["path"]
+        .as_str()
+        .map_or(s.root.clone(), PathBuf::from);
+    assert!(root.starts_with(&s.root), "{route} {args}: root {root:?}");
+    let mut paths = Vec::new();
+    named_paths(v, &mut paths);
+    for p in paths.iter().filter(|p| **p != root.to_string_lossy()) {
+        let real = root
+            .join(p)
+            .canonicalize()
+            .unwrap_or_else(|e| panic!("{route} {args}: {p} does not resolve: {e}"));
+        assert!(
+            real.starts_with(&s.root),
+            "{route} {args}: {p} resolves to {real:?}, outside the root"
+        );
+    }
+}
+
+async fn clean_call(c: &Client, s: &Scene, tool: &str, args: Value) -> CallToolResult {
+    s.sent.lock().unwrap().push_str(&args.to_string());
+    let r = call(c, tool, args.clone()).await;
+    assert_clean(s, tool, &args, &r);
+    r
+}
+
+#[tokio::test]
+async fn control_the_secret_is_found_when_it_is_inside_the_root() {
+    // Without this, a test that never sees the token would prove nothing.
+    let s = scene();
+    std::fs::copy(s.outside.join("secret.py"), s.root.join("copied.py")).unwrap();
+    let c = client(Some(s.root.clone())).await;
+    let out = ok(&c, "retrieve", json!({"task": TASK})).await;
+    assert_eq!(out["files"][0]["path"], "copied.py");
+    assert!(out.to_string().contains(TOKEN));
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn links_that_point_outside_are_never_followed() {
+    let s = scene();
+    // With --root, and without (any root may be named, links still confine).
+    for server_root in [Some(s.root.clone()), None] {
+        let c = client(server_root.clone()).await;
+        let root = s.root.to_string_lossy().to_string();
+        let r = clean_call(&c, &s, "retrieve", json!({"task": TASK, "root": root})).await;
+        let out = r.structured_content.unwrap();
+        assert_eq!(out["files"][0]["path"], "billing/invoice.py", "{out}");
+        // The links are not counted as files walked either.
+        assert_eq!(out["stats"]["files_walked"], 3, "{out}");
+        // Globs that name the links select nothing from behind them.
+        for patterns in [
+            json!(["leak_abs.py", "leak_rel.py"]),
+            json!(["leakdir/**"]),
+            json!(["app/up/**"]),
+            json!(["parent/**", "slash/**"]),
+            json!(["**/secret.py", "**/invoice_total.py"]),
+        ] {
+            let args = json!({"task": TASK, "root": root, "patterns": patterns});
+            let r = clean_call(&c, &s, "retrieve", args).await;
+            assert_eq!(r.structured_content.unwrap()["files"], json!([]));
+        }
+        // Step-wise tools see the same tree.
+        let d = clean_call(&c, &s, "dispatch", json!({"task": TASK, "root": root})).await;
+        let sid = d.structured_content.unwrap()["session_id"].clone();
+        clean_call(&c, &s, "evaluate", json!({"session_id": sid})).await;
+        c.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_root_argument_cannot_leave_the_server_root() {
+    let s = scene();
+    let c = client(Some(s.root.clone())).await;
+    let outside = s.outside.to_string_lossy().to_string();
+    for root in [
+        "..".to_string(),
+        "../outside".to_string(),
+        "../outside/deep".to_string(),
+        "..\\outside".to_string(),
+        "app/../..".to_string(),
+        "app\\..\\..\\outside".to_string(),
+        "./../outside".to_string(),
+        outside.clone(),
+        format!("{}/../outside", s.root.display()),
+        "/".to_string(),
+        // Links inside the root that lead out.
+        "leakdir".to_string(),
+        "leakdir/deep".to_string(),
+        "app/up".to_string(),
+        "parent".to_string(),
+        "slash".to_string(),
+        // A path outside that does not exist is refused the same way, so
+        // refusals do not reveal what exists outside.
+        "../no_such_dir".to_string(),
+        "/no/such/dir".to_string(),
+    ] {
+        for tool in ["retrieve", "dispatch"] {
+            let args = json!({"task": TASK, "root": root});
+            let r = clean_call(&c, &s, tool, args.clone()).await;
+            assert_eq!(r.is_error, Some(true), "{tool} {args}: {}", seen(&r));
+            let msg = text(&r);
+            assert!(
+                msg.contains("outside the server's root") && msg.contains("pass a directory"),
+                "{tool} {args}: {msg}"
+            );
+            if !root.contains(&outside) {
+                assert!(!msg.contains(&outside), "{tool} {args}: {msg}");
+            }
+        }
+    }
+    // Narrowing still works, relative, absolute, and with Windows separators.
+    for root in [
+        "billing".to_string(),
+        "./billing".to_string(),
+        s.root.join("billing").to_string_lossy().to_string(),
+        "app\\..\\billing".to_string(),
+    ] {
+        let args = json!({"task": TASK, "root": root});
+        let r = clean_call(&c, &s, "retrieve", args.clone()).await;
+        assert_ne!(r.is_error, Some(true), "{args}: {}", seen(&r));
+        let out = r.structured_content.unwrap();
+        assert_eq!(out["files"][0]["path"], "invoice.py", "{args}: {out}");
+    }
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_server_root_given_through_a_link_still_confines_and_still_narrows() {
+    let s = scene();
+    let link = s.root.parent().unwrap().join("root_link");
+    symlink(&s.root, &link).unwrap();
+    let c = client(Some(link.clone())).await;
+    // The canonical path of a subdirectory, and the path through the link: both inside.
+    for root in [s.root.join("billing"), link.join("billing")] {
+        let args = json!({"task": TASK, "root": root});
+        let r = clean_call(&c, &s, "retrieve", args.clone()).await;
+        assert_ne!(r.is_error, Some(true), "{args}: {}", seen(&r));
+    }
+    let args = json!({"task": TASK, "root": s.outside});
+    let r = clean_call(&c, &s, "retrieve", args).await;
+    assert_eq!(r.is_error, Some(true));
+    c.cancel().await.unwrap();
+}
+
+#[test]
+fn a_server_root_that_cannot_be_resolved_refuses_every_root() {
+    // Fail closed: an engine whose --root is gone does not fall back to "anything goes".
+    let s = scene();
+    let engine = Engine::new(EngineOptions {
+        root: Some(s.root.join("vanished")),
+        ..Default::default()
+    });
+    for root in [
+        None,
+        Some(s.root.to_string_lossy().to_string()),
+        Some("/".into()),
+    ] {
+        let err = engine
+            .retrieve(RetrieveParams {
+                task: TASK.into(),
+                root: root.clone(),
+                ..Default::default()
+            })
+            .expect_err("nothing may be searched");
+        let msg = err.to_string();
+        assert!(
+            msg.contains("outside the server's root") || msg.contains("does not exist"),
+            "{root:?}: {msg}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn globs_with_dot_dot_or_absolute_paths_never_reach_outside() {
+    let s = scene();
+    let c = client(Some(s.root.clone())).await;
+    let outside = s.outside.to_string_lossy().to_string();
+    // `..` in a glob is an error that says why.
+    for glob in [
+        "../outside/*.py",
+        "..\\outside\\*.py",
+        "billing/../../outside/**",
+        "**/../secret.py",
+        "..",
+    ] {
+        for field in ["patterns", "excludes"] {
+            let args = json!({"task": TASK, field: [glob]});
+            for tool in ["retrieve", "dispatch"] {
+                let r = clean_call(&c, &s, tool, args.clone()).await;
+                assert_eq!(r.is_error, Some(true), "{tool} {args}");
+                assert!(text(&r).contains("leave the root"), "{}", text(&r));
+            }
+        }
+    }
+    // An absolute glob is anchored at the root (gitignore style): it can only
+    // select files under the root.
+    for glob in [
+        format!("{outside}/*.py"),
+        format!("{outside}/**"),
+        "/**/secret.py".to_string(),
+        "/outside/*.py".to_string(),
+    ] {
+        let args = json!({"task": TASK, "patterns": [glob]});
+        let r = clean_call(&c, &s, "retrieve", args.clone()).await;
+        assert_ne!(r.is_error, Some(true), "{args}: {}", text(&r));
+        assert_eq!(r.structured_content.unwrap()["files"], json!([]), "{args}");
+    }
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn task_text_and_keywords_naming_outside_files_read_nothing_outside() {
+    let s = scene();
+    let c = client(Some(s.root.clone())).await;
+    let secret = s.outside.join("secret.py").to_string_lossy().to_string();
+    for args in [
+        json!({"task": format!("{TASK} in {secret}")}),
+        json!({"task": format!("{TASK} in ../outside/secret.py and outside.secret")}),
+        json!({"task": format!("Traceback:\n  File \"{secret}\", line 3, in compute_invoice_total")}),
+        json!({"task": TASK, "keywords": [secret, "../outside/secret.py", "leakdir/secret.py"]}),
+    ] {
+        let r = clean_call(&c, &s, "retrieve", args.clone()).await;
+        assert_ne!(r.is_error, Some(true), "{args}: {}", text(&r));
+    }
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn judgments_and_refinements_cannot_name_outside_files() {
+    let s = scene();
+    let c = client(Some(s.root.clone())).await;
+    let d = clean_call(&c, &s, "dispatch", json!({"task": TASK})).await;
+    let sid = d.structured_content.unwrap()["session_id"].clone();
+    let secret = s.outside.join("secret.py").to_string_lossy().to_string();
+    for path in [
+        secret.clone(),
+        "../outside/secret.py".to_string(),
+        "..\\outside\\secret.py".to_string(),
+        "billing/../../outside/secret.py".to_string(),
+        "leak_abs.py".to_string(),
+        "leak_rel.py".to_string(),
+        "leakdir/secret.py".to_string(),
+        "app/up/secret.py".to_string(),
+        "parent/outside/secret.py".to_string(),
+    ] {
+        let args = json!({"session_id": sid, "judgments": [
+            {"path": path, "relevance": 0.99, "missing_context": "the secret"}
+        ]});
+        let r = clean_call(&c, &s, "evaluate", args.clone()).await;
+        assert_eq!(r.is_error, Some(true), "{args}: {}", seen(&r));
+        assert!(
+            text(&r).contains("no such file under the session's root"),
+            "{}",
+            text(&r)
+        );
+    }
+    // The session still works, and a judgment of a real file is accepted.
+    let args = json!({"session_id": sid, "judgments": [{"path": "billing\\invoice.py", "relevance": 0.9}]});
+    clean_call(&c, &s, "evaluate", args).await;
+    for args in [
+        json!({"session_id": sid, "patterns": ["../outside/**"]}),
+        json!({"session_id": sid, "excludes": ["..\\outside"]}),
+    ] {
+        let r = clean_call(&c, &s, "refine", args.clone()).await;
+        assert_eq!(r.is_error, Some(true), "{args}");
+        assert!(text(&r).contains("leave the root"), "{}", text(&r));
+    }
+    let args = json!({"session_id": sid, "keywords": [secret], "patterns": [format!("{}/**", s.outside.display())]});
+    clean_call(&c, &s, "refine", args).await;
+    for args in [
+        json!({"session_id": sid, "patterns": ["../outside/*.py"]}),
+        json!({"session_id": sid, "root": s.outside}),
+    ] {
+        // `root` is fixed when a session starts; a continued dispatch ignores it.
+        clean_call(&c, &s, "dispatch", args).await;
+    }
+    let args = json!({"session_id": sid});
+    clean_call(&c, &s, "dispatch", args.clone()).await;
+    clean_call(&c, &s, "evaluate", args).await;
+    c.cancel().await.unwrap();
+}
+
+/// `git`, never steered by the environment this test runs in (a git hook or
+/// `git rebase --exec` exports `GIT_DIR`).
+fn git(dir: &std::path::Path, args: &[&str]) -> Option<String> {
+    let out = std::process::Command::new("git")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(["-c", "commit.gpgsign=false"])
+        .args(args)
+        .output()
+        .ok()?;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
+}
+
+#[test]
+fn provenance_names_the_roots_repository_even_when_git_dir_points_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().canonicalize().unwrap();
+    let (root, other) = (base.join("root"), base.join("other"));
+    for repo in [&root, &other] {
+        std::fs::create_dir_all(repo).unwrap();
+        if git(repo, &["init", "-q"]).is_none() {
+            eprintln!("note: git is not installed; provenance is not checked");
+            return;
+        }
+        std::fs::write(repo.join("lib.py"), "def alphaquux():\n    pass\n").unwrap();
+        git(repo, &["add", "."]);
+        git(repo, &["commit", "-q", "-m", "init"]);
+    }
+    let head = git(&root, &["rev-parse", "HEAD"]).unwrap();
+    let other_config = std::fs::read(other.join(".git/config")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxloop"))
+        .args(["retrieve", "alphaquux", "--format", "json", "--root"])
+        .arg(&root)
+        // As under a git hook of another repository.
+        .env("GIT_DIR", other.join(".git"))
+        .env("GIT_WORK_TREE", &other)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["root"]["git_toplevel"], json!(root), "{json}");
+    assert_eq!(json["root"]["head"], json!(head), "{json}");
+    assert_eq!(
+        std::fs::read(other.join(".git/config")).unwrap(),
+        other_config
+    );
+}

@@ -1,0 +1,301 @@
+//! Odd files, through the public engine API: text that is not UTF-8 is still
+//! searched; binary, oversized, minified and unreadable files are skipped and
+//! counted by kind, never fatal; a file that changes or vanishes between the
+//! walk and the read does not fail the call; an edited file is never served
+//! stale; Windows separators in globs and paths are accepted.
+
+use ctxloop::corpus::{Corpus, Skip, MAX_FILE_BYTES};
+use ctxloop::engine::{Engine, EngineOptions};
+use ctxloop::tools::dispatch::DispatchParams;
+use ctxloop::tools::evaluate::{EvaluateParams, Judgment};
+use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::types::RetrieveOutput;
+use ctxloop::walk::walk;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+/// An identifier no other file in these trees contains.
+const IDENT: &str = "frobnicate_widget";
+
+fn write(root: &Path, rel: &str, bytes: impl AsRef<[u8]>) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, bytes).unwrap();
+}
+
+fn retrieve(engine: &Engine, root: &Path, task: &str) -> RetrieveOutput {
+    engine
+        .retrieve(RetrieveParams {
+            task: task.into(),
+            root: Some(root.to_string_lossy().into_owned()),
+            ..Default::default()
+        })
+        .expect("retrieve succeeds")
+}
+
+fn paths(out: &RetrieveOutput) -> Vec<&str> {
+    out.files.iter().map(|f| f.path.as_str()).collect()
+}
+
+fn snippet_text(out: &RetrieveOutput, path: &str) -> String {
+    out.files
+        .iter()
+        .find(|f| f.path == path)
+        .map(|f| f.snippets.iter().map(|s| s.text.as_str()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn latin1_text_is_decoded_lossily_and_still_found() {
+    let dir = tempfile::tempdir().unwrap();
+    // ISO-8859-1: é is the single byte 0xE9, invalid as UTF-8.
+    write(
+        dir.path(),
+        "legacy/widgets.py",
+        b"# Auteur: Fran\xe7ois, r\xe9vis\xe9 en 2004\ndef frobnicate_widget(w):\n    return w.caf\xe9\n",
+    );
+    write(dir.path(), "other.py", "def unrelated():\n    pass\n");
+    let out = retrieve(
+        &Engine::new(EngineOptions::default()),
+        dir.path(),
+        &format!("{IDENT} breaks on old widgets"),
+    );
+    assert_eq!(paths(&out)[0], "legacy/widgets.py", "{:?}", paths(&out));
+    let text = snippet_text(&out, "legacy/widgets.py");
+    assert!(text.contains("def frobnicate_widget"), "{text}");
+    assert!(text.contains('\u{FFFD}'), "bad bytes become U+FFFD: {text}");
+    assert_eq!(out.stats.skipped.binary + out.stats.skipped.unreadable, 0);
+}
+
+#[test]
+fn binary_huge_and_minified_files_are_skipped_and_counted_by_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let body = format!("def {IDENT}():\n    return 1\n");
+    write(p, "src/real.py", &body);
+    // Every skipped file names the identifier too: if one were read, it would match.
+    write(p, "assets/blob.bin", format!("{body}\0\0\0").as_bytes());
+    write(
+        p,
+        "assets/image.png",
+        [&[0x89, b'P', b'N', b'G', 0][..], body.as_bytes()].concat(),
+    );
+    let mut huge = body.repeat(1 + MAX_FILE_BYTES as usize / body.len());
+    huge.push('\n');
+    assert!(huge.len() as u64 > MAX_FILE_BYTES);
+    write(p, "data/huge.py", &huge);
+    write(p, "web/app.min.js", format!("var {IDENT}=1;"));
+    let long_line = format!("var {IDENT}=[{}];\n", "1,".repeat(3000));
+    write(p, "web/bundle.js", long_line.repeat(3));
+    let out = retrieve(&Engine::new(EngineOptions::default()), p, IDENT);
+    let s = &out.stats.skipped;
+    assert_eq!(
+        (s.binary, s.too_large, s.minified, s.unreadable),
+        (2, 1, 2, 0),
+        "{s:?}"
+    );
+    assert_eq!(out.stats.files_walked, 6);
+    assert_eq!(out.stats.files_scored, 1);
+    assert_eq!(paths(&out), ["src/real.py"]);
+}
+
+/// Whether this process reads the file despite its permissions (root does).
+fn readable_despite_chmod(path: &Path) -> bool {
+    std::fs::File::open(path).is_ok()
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_file_is_skipped_and_counted_never_fatal() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    write(p, "src/ok.py", format!("def {IDENT}():\n    pass\n"));
+    write(
+        p,
+        "src/locked.py",
+        format!("def {IDENT}_locked():\n    pass\n"),
+    );
+    let locked = p.join("src/locked.py");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if !readable_despite_chmod(&locked) {
+        let out = retrieve(&Engine::new(EngineOptions::default()), p, IDENT);
+        assert_eq!(out.stats.skipped.unreadable, 1, "{:?}", out.stats);
+        assert_eq!(paths(&out), ["src/ok.py"]);
+        return;
+    }
+    // Running as root: chmod does not stop reading. Drop to `nobody` for the
+    // real binary when `setpriv` can, else say so and skip the assertion.
+    let bin = env!("CARGO_BIN_EXE_ctxloop");
+    let as_nobody = |args: &[&str]| {
+        std::process::Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", bin])
+            .args(args)
+            .output()
+    };
+    let probe = as_nobody(&["--version"]);
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!(
+            "note: running as root without a usable `setpriv`: chmod 000 cannot make a file \
+             unreadable here, so the unreadable-file assertion is skipped (the corpus-level \
+             test of a vanished file covers the same path)"
+        );
+        return;
+    }
+    for d in [p, &p.join("src")] {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let root = p.to_string_lossy();
+    let out = as_nobody(&["retrieve", IDENT, "--format", "json", "--root", &root]).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["stats"]["skipped"]["unreadable"], 1, "{json}");
+    assert_eq!(json["files"][0]["path"], "src/ok.py");
+    assert_eq!(json["files"].as_array().unwrap().len(), 1, "{json}");
+}
+
+#[test]
+fn files_that_change_or_vanish_between_walk_and_read_are_not_fatal() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    for name in [
+        "keep.py",
+        "gone.py",
+        "now_dir.py",
+        "grown.py",
+        "now_binary.py",
+    ] {
+        write(p, name, format!("def {IDENT}():\n    pass\n"));
+    }
+    let entries = walk(p);
+    assert_eq!(entries.len(), 5);
+    // Between the walk and the read: one file vanishes, one becomes a
+    // directory, one grows past the size limit, one becomes binary.
+    std::fs::remove_file(p.join("gone.py")).unwrap();
+    std::fs::remove_file(p.join("now_dir.py")).unwrap();
+    std::fs::create_dir(p.join("now_dir.py")).unwrap();
+    write(p, "grown.py", vec![b'a'; MAX_FILE_BYTES as usize + 10]);
+    write(p, "now_binary.py", b"\0\0\0\0");
+    let corpus = Corpus::default();
+    let loaded = corpus.load(entries, &[], &|| false);
+    let kind = |name: &str| {
+        loaded
+            .iter()
+            .find(|l| l.entry.rel == name)
+            .map(|l| l.doc.as_ref().err().copied())
+            .expect("every walked entry has an outcome")
+    };
+    assert_eq!(kind("keep.py"), None);
+    assert_eq!(kind("gone.py"), Some(Skip::Unreadable));
+    assert_eq!(kind("now_dir.py"), Some(Skip::Unreadable));
+    assert_eq!(kind("grown.py"), Some(Skip::TooLarge));
+    assert_eq!(kind("now_binary.py"), Some(Skip::Binary));
+    // The next walk sees the tree as it is now, not what the cache holds.
+    write(
+        p,
+        "now_binary.py",
+        format!("def {IDENT}_again():\n    pass\n"),
+    );
+    let again = corpus.load(walk(p), &[], &|| false);
+    let rels: Vec<&str> = again.iter().map(|l| l.entry.rel.as_str()).collect();
+    assert_eq!(rels, ["grown.py", "keep.py", "now_binary.py"]);
+    let doc = again[2].doc.as_ref().expect("readable again");
+    assert!(doc.text.contains("frobnicate_widget_again"));
+}
+
+#[test]
+fn an_edited_file_is_never_served_stale() {
+    // Same engine (and so the same cache) across calls, as in a server.
+    let engine = Engine::new(EngineOptions::default());
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("lib.py");
+    write(dir.path(), "other.py", "def unrelated():\n    pass\n");
+    let old = SystemTime::now() - Duration::from_secs(3600);
+    let set_mtime = |t: SystemTime| {
+        std::fs::File::options()
+            .write(true)
+            .open(&f)
+            .unwrap()
+            .set_modified(t)
+            .unwrap()
+    };
+    // Single-term names, so the old and the new text share no query term.
+    std::fs::write(&f, "def alphaquux():\n    return 1\n").unwrap();
+    set_mtime(old);
+    let out = retrieve(&engine, dir.path(), "alphaquux");
+    assert_eq!(paths(&out)[0], "lib.py");
+
+    // Same size, new mtime: the new text is served.
+    std::fs::write(&f, "def omegazorp():\n    return 1\n").unwrap();
+    set_mtime(old + Duration::from_secs(60));
+    let out = retrieve(&engine, dir.path(), "omegazorp");
+    assert_eq!(paths(&out)[0], "lib.py");
+    assert!(snippet_text(&out, "lib.py").contains("omegazorp"));
+    let out = retrieve(&engine, dir.path(), "alphaquux");
+    assert!(!paths(&out).contains(&"lib.py"), "{:?}", paths(&out));
+
+    // Same mtime, new size: the new text is served too.
+    std::fs::write(&f, "def sigmablargh():\n    return 1\n").unwrap();
+    set_mtime(old + Duration::from_secs(60));
+    let out = retrieve(&engine, dir.path(), "sigmablargh");
+    assert_eq!(paths(&out)[0], "lib.py");
+    assert!(snippet_text(&out, "lib.py").contains("sigmablargh"));
+}
+
+#[test]
+fn windows_separators_in_globs_roots_and_judgments_are_normalised() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let body = format!("def {IDENT}():\n    pass\n");
+    for f in [
+        "src/auth/token.py",
+        "src/auth/session.py",
+        "src/users/profile.py",
+        "docs/auth.py",
+    ] {
+        write(p, f, &body);
+    }
+    let engine = Engine::new(EngineOptions {
+        root: Some(p.to_path_buf()),
+        ..Default::default()
+    });
+    let out = engine
+        .retrieve(RetrieveParams {
+            task: IDENT.into(),
+            root: Some("src\\auth\\..".into()),
+            patterns: vec!["auth\\*.py".into()],
+            excludes: vec![".\\auth\\session.py".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(out.root.path.ends_with("src"), "{}", out.root.path);
+    assert_eq!(paths(&out), ["auth/token.py"]);
+
+    let d = engine
+        .dispatch(DispatchParams {
+            task: Some(IDENT.into()),
+            patterns: vec!["src\\**".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(d.candidates.iter().all(|c| c.path.starts_with("src/")));
+    let e = engine
+        .evaluate(EvaluateParams {
+            session_id: d.session_id,
+            judgments: vec![Judgment {
+                path: ".\\src\\users\\profile.py".into(),
+                relevance: 0.95,
+                missing_context: None,
+            }],
+        })
+        .unwrap();
+    let judged = e
+        .evaluations
+        .iter()
+        .find(|f| f.path == "src/users/profile.py");
+    assert_eq!(judged.map(|f| f.relevance), Some(0.95));
+}
