@@ -45,6 +45,13 @@ pub enum Skip {
     NotRead,
 }
 
+/// The 3 bits a term of hash `h` sets in its Bloom word (the word is chosen by
+/// the low bits of `h`, the bits by three 6-bit fields of its high bits).
+#[inline]
+fn bloom_bits(h: u64) -> u64 {
+    (1 << (h >> 40 & 63)) | (1 << (h >> 46 & 63)) | (1 << (h >> 52 & 63))
+}
+
 /// Memoised term counts per file version above this many entries are replaced
 /// by the file's full term counts (a file asked about that often is hot).
 const MAX_MEMO_TERMS: usize = 384;
@@ -59,9 +66,10 @@ pub struct Doc {
     terms: OnceLock<Vec<(u64, u32)>>,
     /// (term hash, count) of the terms scanned for so far (zeros included).
     memo: Mutex<Vec<(u64, u32)>>,
-    /// Bloom filter of the body's terms (3 probes; power-of-two bits, about
-    /// one per byte of text: under 1% false positives at the term densities of
-    /// source code). A term it rejects is certainly absent.
+    /// Bloom filter of the body's terms, blocked: each term sets 3 bits of one
+    /// 64-bit word (one memory access per term), about one bit per byte of
+    /// text in all (about 1% false positives at the term densities of source
+    /// code). A term it rejects is certainly absent.
     bloom: Box<[u64]>,
     /// Hashes of the terms of the relative path (directories and file name).
     pub path_terms: Vec<u64>,
@@ -77,16 +85,13 @@ impl Doc {
     fn new(rel: &str, text: String, wanted: Option<(&TermSet, &[(u64, &str)])>) -> Doc {
         let bits = text.len().next_power_of_two().clamp(64, 1 << 21);
         let mut bloom = vec![0u64; bits / 64].into_boxed_slice();
-        let mask = (bits - 1) as u64;
+        let words = bloom.len() - 1;
         let mut len = 0u32;
         let mut counts = vec![0u32; wanted.map_or(0, |(set, _)| set.len())];
         for_each_term_str(&text, |t| {
             len += 1;
             let h = term_hash(t);
-            for probe in [h, h >> 21, h >> 42] {
-                let bit = probe & mask;
-                bloom[(bit / 64) as usize] |= 1 << (bit % 64);
-            }
+            bloom[h as usize & words] |= bloom_bits(h);
             if let Some((set, _)) = wanted {
                 if let Some(i) = set.slot(t) {
                     counts[i] += 1;
@@ -120,11 +125,8 @@ impl Doc {
     /// Whether the body may hold the term of hash `h` (false: certainly not).
     #[inline]
     pub fn may_hold(&self, h: u64) -> bool {
-        let mask = (self.bloom.len() * 64 - 1) as u64;
-        [h, h >> 21, h >> 42].iter().all(|p| {
-            let bit = p & mask;
-            self.bloom[(bit / 64) as usize] >> (bit % 64) & 1 == 1
-        })
+        let bits = bloom_bits(h);
+        self.bloom[h as usize & (self.bloom.len() - 1)] & bits == bits
     }
 
     /// A document built from text in memory (for tests and benchmarks).

@@ -272,15 +272,25 @@ fn each_part<'a>(id: &'a str, mut f: impl FnMut(&'a str)) {
 /// yields for a multi-part identifier (none when it has a single part).
 #[inline]
 fn each_long_part<'a>(id: &'a str, mut f: impl FnMut(&'a str)) {
+    // One pass: the first part is held back until a second one shows the
+    // identifier really splits.
+    let mut first: Option<&'a str> = None;
     let mut n = 0;
-    each_part(id, |_| n += 1);
-    if n > 1 {
-        each_part(id, |p| {
-            if p.len() >= 2 {
-                f(p)
+    each_part(id, |p| {
+        n += 1;
+        if n == 1 {
+            first = Some(p);
+            return;
+        }
+        if n == 2 {
+            if let Some(p0) = first.filter(|p0| p0.len() >= 2) {
+                f(p0);
             }
-        });
-    }
+        }
+        if p.len() >= 2 {
+            f(p);
+        }
+    });
 }
 
 /// Hashes of every index term of `text` (as [`for_each_term`] yields them,
@@ -619,7 +629,11 @@ impl TaskQuery {
                         idents.push(id.to_string());
                     }
                 }
-                if parts.len() > 1 {
+                // A feedback symbol is searched whole: its parts (`error`,
+                // `inode` of `__ext4_error_inode`) are common words that
+                // locate nothing, and counting them over a large tree cost
+                // a full scan per cycle (2 s on the Linux kernel).
+                if parts.len() > 1 && bonus >= 0.0 {
                     for p in parts {
                         let pl = p.to_ascii_lowercase();
                         if p.len() >= 2 && !is_stopword(&pl) {

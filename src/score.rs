@@ -37,6 +37,12 @@ pub struct Weights {
     pub aside_prior: f64,
     /// Multiplier for package `__init__` / `mod.rs` re-export files.
     pub init_prior: f64,
+    /// 1: rank by tier first, then by evidence-weighted order within a tier;
+    /// 0: by order alone, a file's relevance capped by the files above it.
+    pub tier_first: f64,
+    /// Multiplier for other text files in no language of the table (notebooks,
+    /// data, build scripts): fixes land in source files.
+    pub other_prior: f64,
     /// Files parsed with tree-sitter per scoring pass (the lexically best ones).
     pub parse_cap: usize,
     /// Share of a top file's score given to a file that uses its definitions
@@ -67,6 +73,8 @@ impl Default for Weights {
             test_prior: 0.2,
             aside_prior: 0.4,
             init_prior: 0.85,
+            other_prior: 1.0,
+            tier_first: 0.0,
             parse_cap: 60,
             neighbour: 0.1,
             neighbour_sources: 3,
@@ -91,6 +99,8 @@ impl Weights {
             "test_prior" => &mut self.test_prior,
             "aside_prior" => &mut self.aside_prior,
             "init_prior" => &mut self.init_prior,
+            "other_prior" => &mut self.other_prior,
+            "tier_first" => &mut self.tier_first,
             "neighbour" => &mut self.neighbour,
             "gap_floor" => &mut self.gap_floor,
             "later_discount" => &mut self.later_discount,
@@ -245,7 +255,7 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
     explicit_pass(cands, q, focus, w, &mut scored);
 
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
-    calibrate(&mut scored, q, &idf, &tf);
+    calibrate(&mut scored, q, &idf, &tf, w.tier_first > 0.0);
     for s in scored.iter_mut() {
         if let Some((_, floor, _)) = focus.floors.iter().find(|(p, _, _)| p == cands[s.idx].rel) {
             s.relevance = s.relevance.max(*floor);
@@ -586,6 +596,8 @@ fn prior(rel: &str, w: &Weights) -> (f64, &'static str) {
         (w.aside_prior, "docs, examples or non-code")
     } else if file == "__init__.py" || file == "mod.rs" || file == "lib.rs" {
         (w.init_prior, "package index file")
+    } else if crate::lang::language_of(rel).is_none() {
+        (w.other_prior, "not source code")
     } else {
         (1.0, "")
     }
@@ -609,7 +621,13 @@ fn prior(rel: &str, w: &Weights) -> (f64, &'static str) {
 ///
 /// Only matching files enter, so an unrelated file added to the tree cannot
 /// change another file's tier.
-fn calibrate(scored: &mut Vec<Scored>, q: &TaskQuery, idf: &[f64], tf: &[Vec<u32>]) {
+fn calibrate(
+    scored: &mut Vec<Scored>,
+    q: &TaskQuery,
+    idf: &[f64],
+    tf: &[Vec<u32>],
+    tier_first: bool,
+) {
     let best = scored.iter().map(|s| s.raw).fold(0.0, f64::max);
     let best_lex = scored.iter().map(|s| s.lexical).fold(0.0, f64::max);
     if best <= 0.0 {
@@ -617,7 +635,7 @@ fn calibrate(scored: &mut Vec<Scored>, q: &TaskQuery, idf: &[f64], tf: &[Vec<u32
     }
     let mass: Vec<f64> = q.terms.iter().zip(idf).map(|(t, i)| t.weight * i).collect();
     let total: f64 = mass.iter().sum::<f64>().max(1e-9);
-    let mut keyed: Vec<(f64, f64, Scored)> = scored
+    let mut keyed: Vec<(u8, f64, f64, Scored)> = scored
         .drain(..)
         .map(|s| {
             let r = (s.raw / best).clamp(0.0, 1.0);
@@ -642,19 +660,23 @@ fn calibrate(scored: &mut Vec<Scored>, q: &TaskQuery, idf: &[f64], tf: &[Vec<u32
             let order = 0.4 * r + 0.45 * c * r.sqrt() + 0.15 * strong * r.sqrt();
             let direct = named || (!s.defines.is_empty() && r >= 0.3) || (rl >= 0.75 && c >= 0.75);
             let related = rl >= 0.5 || s.neighbour;
-            let tier_rel = if direct {
-                0.7 + 0.3 * order.sqrt().min(1.0)
+            let (class, tier_rel) = if direct {
+                (2, 0.7 + 0.3 * order.sqrt().min(1.0))
             } else if related {
-                0.5 + 0.19 * order.sqrt().min(1.0)
+                (1, 0.5 + 0.19 * order.sqrt().min(1.0))
             } else {
-                0.49 * order.sqrt().min(1.0)
+                (0, 0.49 * order.sqrt().min(1.0))
             };
-            (order, tier_rel, s)
+            (if tier_first { class } else { 0 }, order, tier_rel, s)
         })
         .collect();
-    keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.2.idx.cmp(&b.2.idx)));
+    keyed.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then(b.1.total_cmp(&a.1))
+            .then(a.3.idx.cmp(&b.3.idx))
+    });
     let mut ceiling: f64 = 1.0;
-    for (_, rel, mut s) in keyed {
+    for (_, _, rel, mut s) in keyed {
         let rel = rel.min(ceiling);
         ceiling = rel;
         s.relevance = (rel.clamp(0.0, 1.0) * 1000.0).round() / 1000.0;
