@@ -293,6 +293,7 @@ impl Engine {
         let mut session = Session::new(String::new(), cfg);
         session.weights = weights.clone();
         session.limits = limits.clone();
+        session.reuse_walk = true;
         loop {
             let d = session.dispatch(self, &[], &[], &[])?;
             if let Some(reason) = limits.hit() {
