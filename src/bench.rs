@@ -1693,29 +1693,8 @@ mod tests {
         let work = dir.path().join("work");
         std::fs::create_dir_all(work.join("pkg")).unwrap();
         std::fs::write(work.join("pkg/mod.py"), "x = 1\n").unwrap();
-        let git = |args: &[&str]| {
-            // Not the caller's repository, even when run from a git hook.
-            let out = crate::engine::git_command()
-                .arg("-C")
-                .arg(&work)
-                .args([
-                    "-c",
-                    "user.name=t",
-                    "-c",
-                    "user.email=t@t",
-                    "-c",
-                    "commit.gpgsign=false",
-                ])
-                .args(args)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            String::from_utf8(out.stdout).unwrap().trim().to_string()
-        };
+        // Not the caller's repository, even when run from a git hook.
+        let git = |args: &[&str]| crate::engine::scratch_git(&work, args).unwrap();
         git(&["init", "-q"]);
         git(&["add", "."]);
         git(&["commit", "-q", "-m", "init"]);

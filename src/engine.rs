@@ -450,6 +450,28 @@ pub(crate) fn git_command() -> Command {
     cmd
 }
 
+/// Runs `git -C dir ARGS` for tests that build scratch repositories: a fixed
+/// committer, no signing, the caller's repository never touched (see
+/// [`git_command`]). Panics with git's stderr when the command fails; `None`
+/// when git cannot be started.
+#[doc(hidden)]
+pub fn scratch_git(dir: &Path, args: &[&str]) -> Option<String> {
+    let out = git_command()
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(["-c", "commit.gpgsign=false"])
+        .args(args)
+        .output()
+        .ok()?;
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
 /// Provenance of a root: the git worktree's top level, `HEAD` and dirtiness
 /// when the root is inside one (via `git`, read-only; absent when git is not installed).
 pub fn root_info(root: &Path) -> Root {
@@ -491,26 +513,7 @@ mod tests {
     use super::*;
 
     fn git(dir: &Path, args: &[&str]) -> Option<String> {
-        let out = git_command()
-            .arg("-C")
-            .arg(dir)
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@t",
-                "-c",
-                "commit.gpgsign=false",
-            ])
-            .args(args)
-            .output()
-            .ok()?;
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
+        scratch_git(dir, args)
     }
 
     #[test]

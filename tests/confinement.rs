@@ -403,27 +403,7 @@ async fn judgments_and_refinements_cannot_name_outside_files() {
     c.cancel().await.unwrap();
 }
 
-/// `git`, never steered by the environment this test runs in (a git hook or
-/// `git rebase --exec` exports `GIT_DIR`).
-fn git(dir: &std::path::Path, args: &[&str]) -> Option<String> {
-    let out = std::process::Command::new("git")
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(["-c", "commit.gpgsign=false"])
-        .args(args)
-        .output()
-        .ok()?;
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(String::from_utf8(out.stdout).unwrap().trim().to_string())
-}
+use ctxloop::engine::scratch_git as git;
 
 #[test]
 fn provenance_names_the_roots_repository_even_when_git_dir_points_elsewhere() {
