@@ -414,11 +414,15 @@ fn read_doc(entry: &Entry, wanted: (&TermSet, &[(u64, &str)])) -> Result<Arc<Doc
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(Skip::TooLarge);
     }
-    if bytes[..bytes.len().min(8192)].contains(&0) {
+    if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
         return Err(Skip::Binary);
     }
-    let lines = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
-    if bytes.len() > 4096 && bytes.len() / lines > MINIFIED_MEAN_LINE
+    // Minified: mean line length (bytes / lines, lines = newlines + 1) above
+    // MINIFIED_MEAN_LINE, i.e. fewer than len / (MINIFIED_MEAN_LINE + 1)
+    // newlines. Counting stops once there are that many (SIMD memchr): a
+    // second full pass over every file cost 0.2 s on the Linux kernel.
+    let enough = bytes.len() / (MINIFIED_MEAN_LINE + 1);
+    if bytes.len() > 4096 && memchr::memchr_iter(b'\n', &bytes).take(enough).count() < enough
         || entry.rel.ends_with(".min.js")
         || entry.rel.ends_with(".min.css")
     {
