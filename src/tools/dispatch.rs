@@ -25,17 +25,22 @@ pub struct DispatchParams {
     pub excludes: Vec<String>,
     /// When starting: maximum cycles, 1-10 (default 3).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 10))]
     pub max_cycles: Option<usize>,
     /// When starting: high-tier files needed to stop, 1-50 (default 3).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 50))]
     pub min_high: Option<usize>,
     /// When starting: relevance at or above which a file is high, 0.05-1.0 (default 0.7).
     #[serde(default)]
+    #[schemars(range(min = 0.05, max = 1.0))]
     pub high_threshold: Option<f64>,
     /// Candidates returned per cycle, 1-100 (default 10).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
     pub limit: Option<usize>,
     /// When starting: token budget for snippets, 100-20000 (default 6000).
     #[serde(default)]
+    #[schemars(range(min = 100, max = 20000))]
     pub budget_tokens: Option<usize>,
 }

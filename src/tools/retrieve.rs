@@ -23,23 +23,29 @@ pub struct RetrieveParams {
     pub excludes: Vec<String>,
     /// Maximum cycles, 1-10 (default 3).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 10))]
     pub max_cycles: Option<usize>,
     /// High-tier files needed to stop early, 1-50 (default 3).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 50))]
     pub min_high: Option<usize>,
     /// Relevance at or above which a file is high tier, 0.05-1.0 (default 0.7).
     #[serde(default)]
+    #[schemars(range(min = 0.05, max = 1.0))]
     pub high_threshold: Option<f64>,
     /// Files returned, 1-100 (default 10).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
     pub limit: Option<usize>,
     /// Token budget for snippet text (tokens ~ bytes/4), 100-20000 (default 6000).
     /// Snippets past it become `path:start-end` handles listed in `dropped`.
     #[serde(default)]
+    #[schemars(range(min = 100, max = 20000))]
     pub budget_tokens: Option<usize>,
     /// Wall-clock deadline of this call in ms, 10-3600000 (default: the server's
     /// --deadline-ms, else 30000). Past it the loop stops and the answer is the
     /// best found so far, marked `truncated`.
     #[serde(default)]
+    #[schemars(range(min = 10, max = 3600000))]
     pub deadline_ms: Option<u64>,
 }
