@@ -143,12 +143,12 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
     // Task identifiers (code-like, stated more than once or in the title) that no high file contains.
     let highs: Vec<&InContext> = context.iter().filter(|c| c.is_high).collect();
     if !highs.is_empty() {
+        let all: Vec<&Doc> = corpus.values().map(|d| &**d).collect();
+        let paths: Vec<&String> = corpus.keys().collect();
         for t in q.terms.iter().filter(|t| t.is_code && t.weight >= 2.0) {
             if context.iter().any(|c| c.doc.tf(t.hash) > 0) {
                 continue;
             }
-            let all: Vec<&Doc> = corpus.values().map(|d| &**d).collect();
-            let paths: Vec<&String> = corpus.keys().collect();
             let holders: Vec<String> = holders(&all, &t.text, 5)
                 .into_iter()
                 .map(|i| paths[i].clone())

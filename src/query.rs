@@ -63,12 +63,6 @@ static CLASS: [u8; 256] = {
     t
 };
 
-/// Whether `b` can be part of an identifier (`[A-Za-z0-9_]`).
-#[inline]
-pub fn is_ident_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
 /// Calls `f(identifier, multi)` for each identifier of `text` (as
 /// [`identifiers`] finds them), `multi` telling whether it may split into
 /// parts (has `_` or a case change). One pass over the bytes, no allocation.
@@ -207,14 +201,6 @@ pub fn for_each_term_str<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
             each_long_part(id, &mut f);
         }
     });
-}
-
-/// The number of index terms of `text` (its BM25 length): what
-/// [`for_each_term_hash`] yields, counted without hashing.
-pub fn count_terms(text: &str) -> u32 {
-    let mut n = 0u32;
-    for_each_term_str(text, |_| n += 1);
-    n
 }
 
 /// A small set of index terms to count in texts: a (first byte, length)
@@ -357,23 +343,12 @@ pub fn for_each_term_hash(text: &str, mut f: impl FnMut(u64)) {
 /// and, when it has several parts, each part of two or more characters.
 pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
     let mut buf = String::new();
-    for (_, id) in identifiers(text) {
+    for_each_term_str(text, |t| {
         buf.clear();
-        buf.push_str(id);
+        buf.push_str(t);
         buf.make_ascii_lowercase();
         f(&buf);
-        let parts = split_identifier(id);
-        if parts.len() > 1 {
-            for p in parts {
-                if p.len() >= 2 {
-                    buf.clear();
-                    buf.push_str(p);
-                    buf.make_ascii_lowercase();
-                    f(&buf);
-                }
-            }
-        }
-    }
+    });
 }
 
 /// English, language-keyword and task-boilerplate words that carry no signal

@@ -270,7 +270,7 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
         "definition pass"
     );
     for s in &mut scored {
-        let prior = prior(cands[s.idx].rel, w);
+        let prior = prior(&cands[s.idx], w);
         if prior.0 < 1.0 {
             s.raw *= prior.0;
             s.lexical *= prior.0;
@@ -598,7 +598,8 @@ pub fn is_test_path(rel: &str) -> bool {
         || file == "conftest.py"
 }
 
-fn prior(rel: &str, w: &Weights) -> (f64, &'static str) {
+fn prior(c: &Candidate, w: &Weights) -> (f64, &'static str) {
+    let rel = c.rel;
     let file = rel.rsplit('/').next().unwrap_or(rel);
     if is_test_path(rel) {
         (w.test_prior, "test file")
@@ -623,7 +624,7 @@ fn prior(rel: &str, w: &Weights) -> (f64, &'static str) {
         (w.aside_prior, "docs, examples or non-code")
     } else if file == "__init__.py" || file == "mod.rs" || file == "lib.rs" {
         (w.init_prior, "package index file")
-    } else if crate::lang::language_of(rel).is_none() {
+    } else if c.doc.language.is_none() {
         (w.other_prior, "not source code")
     } else {
         (1.0, "")
