@@ -2,7 +2,7 @@
 //! it), and the CLI's `retrieve` with its formats, `--out` and errors.
 
 mod common;
-use common::fixture;
+use common::{assert_succeeded, fixture};
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
@@ -45,11 +45,7 @@ fn serve_exits_cleanly_when_stdin_closes() {
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     assert!(
         out.stdout.is_empty(),
         "nothing but JSON-RPC may reach stdout"
@@ -70,11 +66,7 @@ fn cli_retrieve_prints_json_text_and_markdown() {
             .arg(fixture())
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_succeeded(&out);
         String::from_utf8(out.stdout).unwrap()
     };
     let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
@@ -96,11 +88,7 @@ fn cli_out_writes_the_format_of_the_extension() {
             .arg(&file)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_succeeded(&out);
         assert!(out.stdout.is_empty(), "--out leaves stdout empty");
         assert!(
             String::from_utf8_lossy(&out.stderr)

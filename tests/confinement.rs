@@ -430,11 +430,7 @@ fn provenance_names_the_roots_repository_even_when_git_dir_points_elsewhere() {
         .env("GIT_WORK_TREE", &other)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["root"]["git_toplevel"], json!(root), "{json}");
     assert_eq!(json["root"]["head"], json!(head), "{json}");

@@ -4,6 +4,9 @@
 //! walk and the read does not fail the call; an edited file is never served
 //! stale; Windows separators in globs and paths are accepted.
 
+mod common;
+use common::assert_succeeded;
+
 use ctxloop::corpus::{Corpus, Skip, MAX_FILE_BYTES};
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::dispatch::DispatchParams;
@@ -147,11 +150,7 @@ fn an_unreadable_file_is_skipped_and_counted_never_fatal() {
     }
     let root = p.to_string_lossy();
     let out = as_nobody(&["retrieve", IDENT, "--format", "json", "--root", &root]).unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["stats"]["skipped"]["unreadable"], 1, "{json}");
     assert_eq!(json["files"][0]["path"], "src/ok.py");

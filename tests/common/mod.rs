@@ -87,3 +87,12 @@ pub fn obj(v: Value) -> Map<String, Value> {
         _ => panic!("not an object"),
     }
 }
+
+/// Fails the test with the command's stderr when it did not exit 0.
+pub fn assert_succeeded(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
