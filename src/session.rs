@@ -75,9 +75,10 @@ pub struct Session {
     /// When this session's current call must stop (deadline, cancellation).
     pub limits: Limits,
     truncated: Option<Truncated>,
-    /// Set by `retrieve`: reuse the first cycle's walk in later cycles.
+    /// Set by `retrieve`: reuse the first cycle's walk and reads in later cycles.
     pub reuse_walk: bool,
-    walk_snapshot: Option<Vec<crate::walk::Entry>>,
+    /// The first cycle's walked and read files, when `reuse_walk` is set.
+    snapshot: Option<Arc<Vec<crate::corpus::Loaded>>>,
 }
 
 impl Session {
@@ -115,7 +116,7 @@ impl Session {
             limits: Limits::default(),
             truncated: None,
             reuse_walk: false,
-            walk_snapshot: None,
+            snapshot: None,
         }
     }
 
@@ -168,39 +169,46 @@ impl Session {
         let t0 = Instant::now();
         let limits = self.limits.clone();
         let stop = || limits.hit().is_some();
-        // Within one `retrieve` call the tree is walked once: later cycles
-        // see the same snapshot (0.3 s a cycle saved on the Linux kernel).
-        // Step-wise sessions walk again, as each call reads the tree as it is.
-        let entries = match self.walk_snapshot.take() {
-            Some(entries) if self.reuse_walk => entries,
-            _ => walk_until(&self.config.root, &stop),
+        // Within one `retrieve` call the tree is walked and read once: later
+        // cycles see the same snapshot (walk 0.3 s and cache lookups 0.12 s a
+        // cycle saved on the Linux kernel). Step-wise sessions walk again, as
+        // each call reads the tree as it is.
+        let (loaded, walk_stopped, t_walk) = match self.snapshot.take() {
+            Some(loaded) if self.reuse_walk => {
+                self.snapshot = Some(loaded.clone());
+                (loaded, None, t0.elapsed())
+            }
+            _ => {
+                let entries = walk_until(&self.config.root, &stop);
+                let walk_stopped = limits.hit();
+                let t_walk = t0.elapsed();
+                let wanted: Vec<(u64, &str)> = self
+                    .task_query
+                    .terms
+                    .iter()
+                    .map(|t| (t.hash, t.text.as_str()))
+                    .collect();
+                let loaded = Arc::new(engine.corpus.load(entries, &wanted, &stop));
+                if self.reuse_walk && limits.hit().is_none() {
+                    self.snapshot = Some(loaded.clone());
+                }
+                (loaded, walk_stopped, t_walk)
+            }
         };
-        let walk_stopped = limits.hit();
-        if self.reuse_walk && walk_stopped.is_none() {
-            self.walk_snapshot = Some(entries.clone());
-        }
-        let t_walk = t0.elapsed();
+        let t_load = t0.elapsed();
         let mut stats = Stats {
-            files_walked: entries.len(),
+            files_walked: loaded.len(),
             ..Stats::default()
         };
-        let wanted: Vec<(u64, &str)> = self
-            .task_query
-            .terms
-            .iter()
-            .map(|t| (t.hash, t.text.as_str()))
-            .collect();
-        let loaded = engine.corpus.load(entries, &wanted, &stop);
-        let t_load = t0.elapsed();
         let mut docs: Vec<(String, Arc<Doc>, bool)> = Vec::with_capacity(loaded.len());
-        for l in loaded {
-            match l.doc {
+        for l in loaded.iter() {
+            match &l.doc {
                 Ok(doc) => {
                     let allowed = filter.is_match(&l.entry.rel);
                     if !allowed {
                         stats.skipped.ignored += 1;
                     }
-                    docs.push((l.entry.rel, doc, allowed));
+                    docs.push((l.entry.rel.clone(), doc.clone(), allowed));
                 }
                 Err(Skip::Binary) => stats.skipped.binary += 1,
                 Err(Skip::TooLarge) => stats.skipped.too_large += 1,
