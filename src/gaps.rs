@@ -9,10 +9,11 @@
 //! A third, `agent_reported`, comes from `evaluate` judgments. A gap closes when
 //! a file that covers it is in context (among the files the answer returns).
 
-use crate::corpus::{holders, Doc};
+use crate::corpus::{holders_many, Doc};
 use crate::lang::Reference;
 use crate::query::TaskQuery;
 use crate::types::{Gap, Snippet};
+use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
@@ -49,39 +50,67 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
         .filter(|(_, d)| d.language.is_some())
         .collect();
     let docs: Vec<&Doc> = code.iter().map(|(_, d)| &***d).collect();
-    let holders_of = |name: &str, skip: &str, max: usize| -> Vec<(&String, &Arc<Doc>)> {
-        // One more than `max` so that skipping the asking file cannot hide one.
-        holders(&docs, name, max + 1)
-            .into_iter()
-            .map(|i| code[i])
-            .filter(|(p, _)| p.as_str() != skip)
-            .take(max)
-            .collect()
-    };
-    for c in context
+    let highs: Vec<(&InContext, Arc<crate::lang::Symbols>)> = context
         .iter()
         .filter(|c| c.is_high && c.doc.language.is_some())
-    {
-        let syms = c.doc.symbols();
-        let own: HashSet<&str> = syms.definitions.iter().map(|d| d.name.as_str()).collect();
+        .map(|c| (c, c.doc.symbols()))
+        .collect();
+    // The names each high file uses in its snippets (not its own definitions),
+    // and, for all of them at once, the code files holding each (one more than
+    // the most wanted, so that skipping the asking file cannot hide one).
+    let candidates: Vec<Vec<&Reference>> = highs
+        .iter()
+        .map(|(c, syms)| {
+            let own: HashSet<&str> = syms.definitions.iter().map(|d| d.name.as_str()).collect();
+            let mut refs: Vec<&Reference> = Vec::new();
+            for r in &syms.references {
+                if !matches!(
+                    r.kind.as_str(),
+                    "call" | "method" | "type" | "import_name" | "constant" | "implementation"
+                ) || r.name.len() < MIN_SYMBOL_LEN
+                    || own.contains(r.name.as_str())
+                    || refs.iter().any(|w| w.name == r.name)
+                    || !c
+                        .snippets
+                        .iter()
+                        .any(|s| s.start_line <= r.line && r.line <= s.end_line)
+                {
+                    continue;
+                }
+                refs.push(r);
+            }
+            refs
+        })
+        .collect();
+    let mut names: Vec<&str> = candidates
+        .iter()
+        .flatten()
+        .map(|r| r.name.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let held: std::collections::HashMap<&str, Vec<usize>> = names
+        .iter()
+        .copied()
+        .zip(holders_many(&docs, &names, MAX_HOLDERS + 2))
+        .collect();
+    let holders_of = |name: &str, skip: &str| -> Holders {
+        held.get(name)
+            .into_iter()
+            .flatten()
+            .map(|&i| code[i])
+            .filter(|(p, _)| p.as_str() != skip)
+            .take(MAX_HOLDERS + 1)
+            .collect()
+    };
+    for ((c, _), refs) in highs.iter().zip(&candidates) {
         // Cheap pass first: which used names are held by few other files.
         let mut wanted: Vec<(usize, &Reference, Holders)> = Vec::new();
-        for r in &syms.references {
-            if !matches!(
-                r.kind.as_str(),
-                "call" | "method" | "type" | "import_name" | "constant" | "implementation"
-            ) || r.name.len() < MIN_SYMBOL_LEN
-                || own.contains(r.name.as_str())
-                || seen.contains(&r.name)
-                || wanted.iter().any(|(_, w, _)| w.name == r.name)
-                || !c
-                    .snippets
-                    .iter()
-                    .any(|s| s.start_line <= r.line && r.line <= s.end_line)
-            {
+        for &r in refs {
+            if seen.contains(&r.name) {
                 continue;
             }
-            let holders = holders_of(&r.name, c.path, MAX_HOLDERS + 1);
+            let holders = holders_of(&r.name, c.path);
             // Method names (`x.len()`) are ambiguous without the receiver's type:
             // only chase rare ones.
             let max = if r.kind == "method" { 3 } else { MAX_HOLDERS };
@@ -93,10 +122,23 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
         // only until this file's gaps are found (parsing is the costly part).
         wanted.sort_by_key(|(n, r, _)| (*n, r.line));
         let mut found: Vec<Gap> = Vec::new();
-        for (_, r, holders) in wanted.into_iter().take(MAX_TRIES_PER_FILE) {
+        wanted.truncate(MAX_TRIES_PER_FILE);
+        for (i, (_, r, holders)) in wanted.iter().enumerate() {
             if found.len() == MAX_PER_FILE {
                 break;
             }
+            if i % MAX_PER_FILE == 0 {
+                // The holders of the next few names are parsed on all cores
+                // (as many names as gaps are still wanted at most).
+                let next: Vec<&Arc<Doc>> = wanted[i..(i + MAX_PER_FILE).min(wanted.len())]
+                    .iter()
+                    .flat_map(|(_, _, h)| h.iter().map(|(_, d)| *d))
+                    .collect();
+                next.par_iter().for_each(|d| {
+                    d.symbols();
+                });
+            }
+            let r = *r;
             let definers: Vec<String> = holders
                 .iter()
                 .filter(|(_, d)| d.symbols().defines(&r.name).next().is_some())
@@ -141,18 +183,18 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
     }
 
     // Task identifiers (code-like, stated more than once or in the title) that no high file contains.
-    let highs: Vec<&InContext> = context.iter().filter(|c| c.is_high).collect();
-    if !highs.is_empty() {
+    if context.iter().any(|c| c.is_high) {
+        let uncovered: Vec<&crate::query::Term> = q
+            .terms
+            .iter()
+            .filter(|t| t.is_code && t.weight >= 2.0)
+            .filter(|t| !context.iter().any(|c| c.doc.tf(t.hash) > 0))
+            .collect();
         let all: Vec<&Doc> = corpus.values().map(|d| &**d).collect();
         let paths: Vec<&String> = corpus.keys().collect();
-        for t in q.terms.iter().filter(|t| t.is_code && t.weight >= 2.0) {
-            if context.iter().any(|c| c.doc.tf(t.hash) > 0) {
-                continue;
-            }
-            let holders: Vec<String> = holders(&all, &t.text, 5)
-                .into_iter()
-                .map(|i| paths[i].clone())
-                .collect();
+        let names: Vec<&str> = uncovered.iter().map(|t| t.text.as_str()).collect();
+        for (t, held) in uncovered.into_iter().zip(holders_many(&all, &names, 5)) {
+            let holders: Vec<String> = held.into_iter().map(|i| paths[i].clone()).collect();
             gaps.push(Gap {
                 kind: "uncovered_concept".into(),
                 description: format!("no file in context mentions `{}`", t.text),

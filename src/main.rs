@@ -3,6 +3,11 @@ use ctxloop::cli::{self, Cli, Command};
 use ctxloop::engine::EngineOptions;
 use std::process::ExitCode;
 
+/// mimalloc: reading the Linux kernel (78k files, 1.1 GB kept in memory) took
+/// about 0.6 s less than with the system allocator (2026-11-29, 2 cores).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // stdout is the protocol in `serve` mode: every log line goes to stderr.

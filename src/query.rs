@@ -12,9 +12,8 @@ use std::collections::HashMap;
 /// statistics (collisions are negligible at corpus sizes of 10^6 terms).
 /// Eight bytes at a time, each byte ORed with 0x20 (which lowercases ASCII
 /// letters and leaves digits unchanged), then a multiply-rotate step per word
-/// and the murmur3 finaliser, so that every bit range is usable by the Bloom
-/// filters of `corpus`. Hashing byte by byte (FNV-1a) was the largest single
-/// cost of indexing the Linux kernel.
+/// and the murmur3 finaliser. Hashing byte by byte (FNV-1a) was the largest
+/// single cost of indexing the Linux kernel when every term was hashed.
 #[inline]
 pub fn term_hash(term: &str) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -203,8 +202,19 @@ pub fn for_each_term_str<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
     });
 }
 
-/// A small set of index terms to count in texts: a (first byte, length)
-/// bitmap rejects almost every identifier before it is hashed.
+/// A small set of index terms to count in texts, exactly as full tokenization
+/// would count them, without tokenizing the whole text.
+///
+/// A text is case-folded (each byte ORed with 0x20, which lowercases ASCII
+/// letters) into a per-thread buffer and searched for the folded terms with
+/// one Aho-Corasick automaton, case-sensitively, so that the SIMD ("Teddy")
+/// prefilter applies: with `ascii_case_insensitive` the `aho-corasick` crate
+/// has no such prefilter and scanned the Linux kernel (1.1 GB) at a third of
+/// the speed (2026-11-29). Each identifier holding a match is then run through
+/// the tokenizer and its terms looked up by a (first byte, length) bitmap and
+/// their hash. Counting this way instead of tokenizing every file (and
+/// building a Bloom filter of its terms) cut reading and indexing the Linux
+/// kernel from 2.8 s to 0.75-0.8 s (78k files, 1.1 GB, 2 cores, 2026-11-29).
 pub struct TermSet {
     /// (hash, slot), sorted by hash.
     by_hash: Vec<(u64, usize)>,
@@ -212,6 +222,13 @@ pub struct TermSet {
     /// of that first byte and length is in the set.
     mask: [u64; 32],
     slots: usize,
+    /// The folded terms; `None` when the set is empty.
+    automaton: Option<aho_corasick::AhoCorasick>,
+}
+
+thread_local! {
+    /// The folded copy of the text being scanned (reused: no allocation per file).
+    static FOLDED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl TermSet {
@@ -220,17 +237,26 @@ impl TermSet {
     pub fn new(terms: &[(u64, &str)]) -> TermSet {
         let mut mask = [0u64; 32];
         let mut by_hash = Vec::new();
+        let mut folded: Vec<Vec<u8>> = Vec::new();
         for (i, &(h, t)) in terms.iter().enumerate() {
             if let Some(&b) = t.as_bytes().first() {
                 mask[usize::from(b.to_ascii_lowercase() & 31)] |= 1 << t.len().min(63);
                 by_hash.push((h, i));
+                folded.push(t.bytes().map(|b| b | 0x20).collect());
             }
         }
         by_hash.sort_unstable();
+        let automaton = (!folded.is_empty()).then(|| {
+            aho_corasick::AhoCorasick::builder()
+                .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                .build(&folded)
+                .expect("a few short literal patterns always build")
+        });
         TermSet {
             by_hash,
             mask,
             slots: terms.len(),
+            automaton,
         }
     }
 
@@ -260,9 +286,50 @@ impl TermSet {
     /// the counts full tokenization would give.
     pub fn count(&self, text: &str) -> Vec<u32> {
         let mut counts = vec![0u32; self.slots];
-        for_each_term_str(text, |t| {
-            if let Some(i) = self.slot(t) {
-                counts[i] += 1;
+        let Some(ac) = &self.automaton else {
+            return counts;
+        };
+        let bytes = text.as_bytes();
+        let n = bytes.len();
+        let is_ident = |b: u8| CLASS[usize::from(b)] != 0;
+        FOLDED.with(|f| {
+            let mut folded = f.borrow_mut();
+            folded.clear();
+            folded.extend(bytes.iter().map(|b| b | 0x20));
+            let mut pos = 0;
+            while let Some(m) = ac.find(aho_corasick::Input::new(&folded[..]).span(pos..n)) {
+                let (s, e) = (m.start(), m.end());
+                // Folding also maps a few non-identifier bytes (0x10-0x19, 0x7f)
+                // onto identifier bytes: such a match is not a term.
+                if !bytes[s..e].iter().all(|&b| is_ident(b)) {
+                    pos = s + 1;
+                    continue;
+                }
+                // The identifier (maximal run of identifier bytes) holding the match.
+                let mut a = s;
+                while a > 0 && is_ident(bytes[a - 1]) {
+                    a -= 1;
+                }
+                let mut b = e;
+                while b < n && is_ident(bytes[b]) {
+                    b += 1;
+                }
+                pos = b;
+                // A run that starts with a digit is a number, not an identifier.
+                if CLASS[usize::from(bytes[a])] != 1 {
+                    continue;
+                }
+                let id = &text[a..b];
+                if let Some(i) = self.slot(id) {
+                    counts[i] += 1;
+                }
+                if is_multi(id.as_bytes()) {
+                    each_long_part(id, |p| {
+                        if let Some(i) = self.slot(p) {
+                            counts[i] += 1;
+                        }
+                    });
+                }
             }
         });
         counts

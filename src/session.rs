@@ -378,6 +378,7 @@ impl Session {
             .take(self.config.limit)
             .map(|(p, k)| (p.clone(), k.relevance >= threshold))
             .collect();
+        let t0 = Instant::now();
         let snippets: Vec<Vec<Snippet>> = context_paths
             .iter()
             .map(|(p, _)| {
@@ -395,8 +396,15 @@ impl Session {
                 is_high: *high,
             })
             .collect();
+        let t_snippets = t0.elapsed();
         let mut gaps = gaps::find(&context, &self.corpus, &self.task_query);
         drop(context);
+        tracing::debug!(
+            cycle = self.cycle,
+            snippets_ms = t_snippets.as_millis() as u64,
+            gaps_ms = (t0.elapsed() - t_snippets).as_millis() as u64,
+            "evaluate"
+        );
         // Agent-reported gaps stay open until the agent's next judgments.
         gaps.append(&mut self.agent_gaps);
         self.gaps = gaps;
