@@ -3,12 +3,19 @@ use ctxloop::cli::{self, Cli, Command};
 use ctxloop::engine::EngineOptions;
 use std::process::ExitCode;
 
-/// mimalloc: reading the Linux kernel (78k files, 1.1 GB kept in memory) took
-/// about 0.6 s less than with the system allocator (2026-11-29, 2 cores).
+/// mimalloc: a cold call on the Linux kernel tree (78k files, 1.1 GB kept in
+/// memory) took 2.01 s mean against 2.59 s with the system allocator
+/// (hyperfine, 8-10 runs each, 2 cores, 2026-11-29).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // No transparent huge pages: mimalloc asks for them, and faulting them in
+    // (with the kernel compacting memory to find them) made a cold call on the
+    // Linux kernel tree bimodal, 1.6 s or 2.9 s (mean 2.37 s over 10 runs);
+    // without them it took 1.98 ± 0.06 s (8 runs, 2026-11-29).
+    #[cfg(target_os = "linux")]
+    let _ = rustix::thread::disable_transparent_huge_pages(true);
     let cli = Cli::parse();
     // stdout is the protocol in `serve` mode: every log line goes to stderr.
     tracing_subscriber::fmt()

@@ -222,7 +222,7 @@ pub struct TermSet {
     /// of that first byte and length is in the set.
     mask: [u64; 32],
     slots: usize,
-    /// The folded terms; `None` when the set is empty.
+    /// The folded terms (`None` if the automaton could not be built).
     automaton: Option<aho_corasick::AhoCorasick>,
 }
 
@@ -246,12 +246,12 @@ impl TermSet {
             }
         }
         by_hash.sort_unstable();
-        let automaton = (!folded.is_empty()).then(|| {
-            aho_corasick::AhoCorasick::builder()
-                .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-                .build(&folded)
-                .expect("a few short literal patterns always build")
-        });
+        // Building fails only past the crate's size limits (not for terms of
+        // a task); `count` then tokenizes the whole text instead.
+        let automaton = aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .build(&folded)
+            .ok();
         TermSet {
             by_hash,
             mask,
@@ -286,7 +286,15 @@ impl TermSet {
     /// the counts full tokenization would give.
     pub fn count(&self, text: &str) -> Vec<u32> {
         let mut counts = vec![0u32; self.slots];
+        if self.by_hash.is_empty() {
+            return counts;
+        }
         let Some(ac) = &self.automaton else {
+            for_each_term_str(text, |t| {
+                if let Some(i) = self.slot(t) {
+                    counts[i] += 1;
+                }
+            });
             return counts;
         };
         let bytes = text.as_bytes();
