@@ -382,6 +382,9 @@ impl Engine {
     pub fn evaluate(&self, p: EvaluateParams) -> Result<EvaluateOutput> {
         let session = self.sessions.get(&p.session_id)?;
         let mut s = session.lock().expect("session poisoned");
+        // This call's own deadline: the limits of the `dispatch` call before
+        // it (its deadline, its request's cancellation) are over.
+        s.limits = Limits::new(Some(self.deadline_ms(None)?), None);
         s.evaluate(&p.judgments)
     }
 

@@ -184,7 +184,16 @@ pub struct Candidate<'a> {
 /// Scores every allowed candidate; IDF comes from all of them (the whole walked
 /// corpus). Returns files with any evidence, best first; the first
 /// [`EXPLAINED`] carry their reasons.
-pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> Vec<Scored> {
+///
+/// With `hurry` (the call's deadline has passed) nothing is parsed: no
+/// definition or neighbour evidence, only BM25, paths and priors.
+pub fn score(
+    cands: &[Candidate],
+    q: &TaskQuery,
+    focus: &Focus,
+    w: &Weights,
+    hurry: bool,
+) -> Vec<Scored> {
     let docs: Vec<&Doc> = cands.iter().map(|c| &**c.doc).collect();
     let wanted: Vec<(u64, &str)> = q.terms.iter().map(|t| (t.hash, t.text.as_str())).collect();
     // tf[i][j]: occurrences of query term j in candidate i.
@@ -266,7 +275,11 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
 
     let t = std::time::Instant::now();
-    let parsed = definition_pass(cands, q, w, &mut scored, n, &tf);
+    let parsed = if hurry {
+        HashMap::new()
+    } else {
+        definition_pass(cands, q, w, &mut scored, n, &tf)
+    };
     tracing::debug!(
         parsed = parsed.len(),
         ms = t.elapsed().as_millis() as u64,
@@ -279,7 +292,9 @@ pub fn score(cands: &[Candidate], q: &TaskQuery, focus: &Focus, w: &Weights) -> 
             s.lexical *= prior.0;
         }
     }
-    neighbour_pass(cands, w, &mut scored, &parsed, n);
+    if !hurry {
+        neighbour_pass(cands, w, &mut scored, &parsed, n);
+    }
     explicit_pass(cands, q, focus, w, &mut scored);
 
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));

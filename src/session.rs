@@ -18,6 +18,7 @@ use crate::score::{self, Candidate, Focus, Weights};
 use crate::tools::evaluate::Judgment;
 use crate::types::*;
 use crate::walk::{walk_until, Filter};
+use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -240,7 +241,23 @@ impl Session {
                 allowed: *allowed,
             })
             .collect();
-        let scored = score::score(&cands, &self.task_query, &self.focus, &self.weights);
+        // Past the deadline, the answer comes from what is cheap: no parsing
+        // (definitions, neighbours) and, in `evaluate`, no gap search.
+        let hurry = limits.hit();
+        if let Some(reason) = hurry {
+            let note = "ranked by BM25 and paths only, without parsing or gaps";
+            match &mut self.truncated {
+                Some(t) => t.detail = format!("{}; {note}", t.detail),
+                None => {
+                    self.truncated = Some(limits.truncated(
+                        reason,
+                        format!("in cycle {} after reading the files; {note}", self.cycle),
+                    ))
+                }
+            }
+        }
+        let hurry = hurry.is_some();
+        let scored = score::score(&cands, &self.task_query, &self.focus, &self.weights, hurry);
         tracing::debug!(
             cycle = self.cycle,
             walk_ms = t_walk.as_millis() as u64,
@@ -379,8 +396,9 @@ impl Session {
             .map(|(p, k)| (p.clone(), k.relevance >= threshold))
             .collect();
         let t0 = Instant::now();
+        // On all cores: each file is parsed to choose its snippets.
         let snippets: Vec<Vec<Snippet>> = context_paths
-            .iter()
+            .par_iter()
             .map(|(p, _)| {
                 let k = &self.files[p];
                 output::snippets(&self.corpus[p], &self.task_query, &k.defines)
@@ -397,7 +415,12 @@ impl Session {
             })
             .collect();
         let t_snippets = t0.elapsed();
-        let mut gaps = gaps::find(&context, &self.corpus, &self.task_query);
+        // Past the deadline no gaps are looked for (it scans and parses).
+        let mut gaps = if self.limits.hit().is_some() {
+            Vec::new()
+        } else {
+            gaps::find(&context, &self.corpus, &self.task_query)
+        };
         drop(context);
         tracing::debug!(
             cycle = self.cycle,

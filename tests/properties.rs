@@ -111,6 +111,7 @@ fn rank(files: &[(String, String)], task: &str) -> Vec<Scored> {
         &TaskQuery::new(task, &[]),
         &Focus::default(),
         &Weights::default(),
+        false,
     )
 }
 
