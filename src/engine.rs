@@ -366,8 +366,30 @@ impl Engine {
                 return Ok(out);
             }
         };
-        // A continued session adds the filters to its query.
+        // A continued session adds the filters to its query. It keeps its task
+        // and root: giving others is an error, not silently ignored.
         let mut s = session.lock().expect("session poisoned");
+        if let Some(task) = p.task.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+            if task != s.config.task.trim() {
+                return Err(Error::SessionMismatch {
+                    id: s.id.clone(),
+                    field: "task",
+                    started: s.config.task.clone(),
+                    given: task.to_string(),
+                });
+            }
+        }
+        if let Some(root) = p.root.as_deref() {
+            let resolved = self.resolve_root(Some(root))?;
+            if resolved != s.config.root {
+                return Err(Error::SessionMismatch {
+                    id: s.id.clone(),
+                    field: "root",
+                    started: s.config.root.display().to_string(),
+                    given: root.to_string(),
+                });
+            }
+        }
         Filter::new(&p.patterns, &p.excludes)?;
         if let Some(limit) = p.limit {
             s.config.limit = range("limit", Some(limit), DEFAULT_LIMIT, 1, 100)?;

@@ -42,6 +42,14 @@ pub enum Error {
         max: usize,
     },
 
+    #[error("session {id:?} was started with {field} {started:?}, not {given:?}: a session keeps its task and root. Omit `{field}` to continue it, or call `dispatch` without session_id to start a new session")]
+    SessionMismatch {
+        id: String,
+        field: &'static str,
+        started: String,
+        given: String,
+    },
+
     #[error("session {id:?} has no candidates to {action} yet: call `dispatch` with this session_id first")]
     NothingToEvaluate { id: String, action: &'static str },
 

@@ -216,6 +216,31 @@ async fn bad_input_is_an_error_result_that_says_how_to_fix_it() {
     )
     .await;
     assert!(msg.contains("nope.py"), "{msg}");
+    // A continued session keeps its task and root: others are refused, the
+    // same ones are accepted.
+    let msg = err(
+        &c,
+        "dispatch",
+        json!({"session_id": sid, "task": "password reset"}),
+    )
+    .await;
+    assert!(
+        msg.contains("was started with task \"token expiry\"") && msg.contains("Omit `task`"),
+        "{msg}"
+    );
+    let msg = err(
+        &c,
+        "dispatch",
+        json!({"session_id": sid, "root": fixture().join("auth")}),
+    )
+    .await;
+    assert!(msg.contains("was started with root"), "{msg}");
+    ok(
+        &c,
+        "dispatch",
+        json!({"session_id": sid, "task": " token expiry ", "root": fixture()}),
+    )
+    .await;
     // The server still answers afterwards.
     ok(&c, "evaluate", json!({"session_id": sid})).await;
     c.cancel().await.unwrap();

@@ -8,10 +8,10 @@ pub struct DispatchParams {
     /// Session to continue. Omit it (and give `task`) to start a new session.
     #[serde(default)]
     pub session_id: Option<String>,
-    /// The coding task; required when starting a session, ignored when continuing one.
+    /// The coding task; required when starting a session. When continuing one, omit it or pass the session's task (another task is an error).
     #[serde(default)]
     pub task: Option<String>,
-    /// Directory to search when starting a session (default: the server's root).
+    /// Directory to search when starting a session (default: the server's root). When continuing one, omit it or pass the same directory.
     #[serde(default)]
     pub root: Option<String>,
     /// Include globs to add, gitignore-style, relative to the root.
