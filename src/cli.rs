@@ -93,6 +93,7 @@ pub struct RetrieveArgs {
 /// Runs `retrieve` and writes the result. Errors are for the caller to print.
 pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
     let engine = Engine::new(EngineOptions::default());
+    let task = args.task.clone();
     let out = engine
         .retrieve(RetrieveParams {
             task: args.task,
@@ -127,7 +128,7 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
     let text = match format {
         Format::Text => output::render_text(&out),
         Format::Json => serde_json::to_string_pretty(&out)? + "\n",
-        Format::Markdown => output::render_markdown(&out),
+        Format::Markdown => output::render_markdown(&out, &task),
     };
     match args.out {
         Some(path) => {

@@ -159,6 +159,9 @@ pub fn render_text(out: &RetrieveOutput) -> String {
         out.stats.files_walked,
         out.stats.elapsed_ms
     );
+    if let Some(t) = &out.truncated {
+        s.push_str(&format!("stopped early: {}\n", t.detail));
+    }
     for (i, f) in out.files.iter().enumerate() {
         s.push_str(&format!(
             "\n#{} {} [{} {:.2}] {}\n",
@@ -207,16 +210,22 @@ pub fn render_text(out: &RetrieveOutput) -> String {
     s
 }
 
-/// Markdown for people and for sub-agents that read files.
-pub fn render_markdown(out: &RetrieveOutput) -> String {
+/// Markdown for people and for sub-agents that read files; `task` is the
+/// task the context was gathered for (a sub-agent handed the file sees it).
+pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
     let mut s = format!(
-        "# ctxloop context\n\nRoot: `{}` · stop: `{}` · cycles: {} · files walked: {} · {} ms\n\n| # | file | tier | relevance | why |\n|---|---|---|---|---|\n",
+        "# ctxloop context\n\nTask: {}\n\nRoot: `{}` · stop: `{}` · cycles: {} · files walked: {} · {} ms\n\n",
+        task.trim(),
         out.root.path,
         out.stop_reason.as_str(),
         out.cycles.len(),
         out.stats.files_walked,
         out.stats.elapsed_ms
     );
+    if let Some(t) = &out.truncated {
+        s.push_str(&format!("**Stopped early:** {}\n\n", t.detail));
+    }
+    s.push_str("| # | file | tier | relevance | why |\n|---|---|---|---|---|\n");
     for (i, f) in out.files.iter().enumerate() {
         s.push_str(&format!(
             "| {} | `{}` | {} | {:.2} | {} |\n",
@@ -281,6 +290,28 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn text_and_markdown_say_when_the_call_stopped_early() {
+        let engine = crate::engine::Engine::new(Default::default());
+        let mut out = engine
+            .retrieve(crate::tools::retrieve::RetrieveParams {
+                task: "fix the token expiry bug".into(),
+                root: Some(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc").into()),
+                ..Default::default()
+            })
+            .unwrap();
+        assert!(!render_text(&out).contains("stopped early"));
+        let detail = "deadline of 10 ms passed in cycle 1 while reading files: 3 of 9 read";
+        out.truncated = Some(crate::types::Truncated {
+            reason: "deadline".into(),
+            detail: detail.into(),
+        });
+        assert!(render_text(&out).contains(&format!("stopped early: {detail}")));
+        let md = render_markdown(&out, "  fix the token expiry bug ");
+        assert!(md.contains("Task: fix the token expiry bug\n"), "{md}");
+        assert!(md.contains(&format!("**Stopped early:** {detail}")), "{md}");
     }
 
     #[test]

@@ -101,7 +101,10 @@ fn cli_out_writes_the_format_of_the_extension() {
     let json: serde_json::Value = serde_json::from_str(&write("context.json")).unwrap();
     assert_eq!(json["files"][0]["path"], "auth/token.py");
     let md = write("context.md");
-    assert!(md.starts_with("# ctxloop context\n"), "{md}");
+    assert!(
+        md.starts_with("# ctxloop context\n\nTask: fix the token expiry bug\n"),
+        "a sub-agent handed the file sees the task: {md}"
+    );
     assert!(md.contains("| 1 | `auth/token.py` | high |"), "{md}");
     assert!(
         md.contains("## auth/token.py:17-21\n\n```py\n    def is_expired"),
