@@ -17,7 +17,7 @@ use crate::query::TaskQuery;
 use crate::score::{self, Candidate, Focus, Weights};
 use crate::tools::evaluate::Judgment;
 use crate::types::*;
-use crate::walk::{walk_until, Filter};
+use crate::walk::{walk_counting, Filter};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -80,6 +80,8 @@ pub struct Session {
     pub reuse_walk: bool,
     /// The first cycle's walked and read files, when `reuse_walk` is set.
     snapshot: Option<Arc<Vec<crate::corpus::Loaded>>>,
+    /// Symbolic links the last walk did not follow (outside the root, dangling).
+    links_not_followed: usize,
 }
 
 impl Session {
@@ -118,6 +120,7 @@ impl Session {
             truncated: None,
             reuse_walk: false,
             snapshot: None,
+            links_not_followed: 0,
         }
     }
 
@@ -180,7 +183,8 @@ impl Session {
                 (loaded, None, t0.elapsed())
             }
             _ => {
-                let entries = walk_until(&self.config.root, &stop);
+                let (entries, refused) = walk_counting(&self.config.root, &stop);
+                self.links_not_followed = refused;
                 let walk_stopped = limits.hit();
                 let t_walk = t0.elapsed();
                 let wanted: Vec<(u64, &str)> = self
@@ -201,6 +205,7 @@ impl Session {
             files_walked: loaded.len(),
             ..Stats::default()
         };
+        stats.skipped.links_not_followed = self.links_not_followed;
         let mut docs: Vec<(String, Arc<Doc>, bool)> = Vec::with_capacity(loaded.len());
         for l in loaded.iter() {
             match &l.doc {

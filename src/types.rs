@@ -160,6 +160,8 @@ pub struct Skipped {
     pub ignored: usize,
     /// Files walked but not read because the call's deadline passed or it was cancelled.
     pub not_read: usize,
+    /// Symbolic links not followed: their target is outside the root or cannot be resolved (dangling). Nothing outside the root is read.
+    pub links_not_followed: usize,
 }
 
 /// Why an answer is partial: the call stopped before the loop finished.

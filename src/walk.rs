@@ -45,7 +45,14 @@ pub fn walk(root: &Path) -> Vec<Entry> {
 
 /// [`walk`], stopping early (with the files found so far) once `stop` returns true.
 pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
+    walk_counting(root, stop).0
+}
+
+/// [`walk_until`], also counting the symbolic links not followed because
+/// their target is outside the root or cannot be resolved (dangling, a loop).
+pub fn walk_counting(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> (Vec<Entry>, usize) {
     let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let refused = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     // Root-relative paths of the links followed: only files at or below them
     // can be found twice.
     let links: Arc<Mutex<Vec<String>>> = Default::default();
@@ -61,8 +68,11 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
         .follow_links(true)
         .filter_entry({
             let (root, canon_root, links) = (root.to_path_buf(), canon_root.clone(), links.clone());
+            let refused = refused.clone();
             // A plain entry under the root is inside it; only links need resolving.
-            move |dent| !dent.path_is_symlink() || follow_link(dent, &root, &canon_root, &links)
+            move |dent| {
+                !dent.path_is_symlink() || follow_link(dent, &root, &canon_root, &links, &refused)
+            }
         })
         .threads(
             std::thread::available_parallelism()
@@ -71,17 +81,26 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
         )
         .build_parallel();
     walker.run(|| {
-        let out = &out;
+        let (out, refused) = (&out, &refused);
         Box::new(move |res| {
             if stop() {
                 return ignore::WalkState::Quit;
             }
-            if let Ok(dent) = res {
-                if dent.file_type().is_some_and(|t| t.is_file()) {
-                    if let Some(found) = entry_of(root, dent.path()) {
-                        out.lock().expect("walk collector poisoned").push(found);
+            match res {
+                Ok(dent) => {
+                    if dent.file_type().is_some_and(|t| t.is_file()) {
+                        if let Some(found) = entry_of(root, dent.path()) {
+                            out.lock().expect("walk collector poisoned").push(found);
+                        }
                     }
                 }
+                // A link back to an ancestor of where it lies (the root's
+                // parent, `/`), or a dangling one: the walker refuses it
+                // before `follow_link` sees it.
+                Err(e) if is_loop(&e) || is_dangling_link(&e) => {
+                    refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                Err(_) => {}
             }
             ignore::WalkState::Continue
         })
@@ -92,29 +111,63 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
     if !links.is_empty() {
         dedup_linked(&mut files, links);
     }
-    files.into_iter().map(|(e, _)| e).collect()
+    let refused = refused.load(std::sync::atomic::Ordering::Relaxed);
+    (files.into_iter().map(|(e, _)| e).collect(), refused)
+}
+
+/// Whether the walker refused an entry as a link loop.
+fn is_loop(e: &ignore::Error) -> bool {
+    match e {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => is_loop(err),
+        ignore::Error::Partial(errs) => errs.iter().any(is_loop),
+        _ => false,
+    }
+}
+
+/// Whether the walker's error is about a symbolic link whose target is missing.
+fn is_dangling_link(e: &ignore::Error) -> bool {
+    match e {
+        ignore::Error::WithPath { path, .. } => {
+            path.symlink_metadata()
+                .is_ok_and(|m| m.file_type().is_symlink())
+                && std::fs::metadata(path).is_err()
+        }
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            is_dangling_link(err)
+        }
+        _ => false,
+    }
 }
 
 /// Whether to follow the link `dent`: its target must lie inside the root,
 /// and a directory must be hidden (else the walk reaches it at its real path).
-/// A followed link's root-relative path is added to `links`.
+/// A followed link's root-relative path is added to `links`; a link refused
+/// for leaving the root or not resolving is counted in `refused`.
 fn follow_link(
     dent: &ignore::DirEntry,
     root: &Path,
     canon_root: &Path,
     links: &Mutex<Vec<String>>,
+    refused: &std::sync::atomic::AtomicUsize,
 ) -> bool {
     let path = dent.path();
+    let refuse = || {
+        refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        false
+    };
     let target = match path.canonicalize() {
         Ok(target) => target,
         Err(e) => {
             tracing::debug!(link = %path.display(), error = %e, "link cannot be resolved: skipped");
-            return false;
+            return refuse();
         }
     };
     let Ok(inside) = target.strip_prefix(canon_root) else {
         tracing::debug!(link = %path.display(), target = %target.display(), "link leaves the root: skipped");
-        return false;
+        return refuse();
     };
     let hidden = inside
         .components()
@@ -333,6 +386,26 @@ mod tests {
 
     /// A root inside a scratch directory, with a sibling directory `outside`
     /// holding a secret file.
+    #[cfg(unix)]
+    #[test]
+    fn links_leading_out_or_nowhere_are_counted_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("a.py"), "x = 1\n").unwrap();
+        std::fs::write(dir.path().join("outside.py"), "y = 2\n").unwrap();
+        std::os::unix::fs::symlink("../outside.py", root.join("out.py")).unwrap();
+        std::os::unix::fs::symlink("missing.py", root.join("dangling.py")).unwrap();
+        std::os::unix::fs::symlink("a.py", root.join("inside.py")).unwrap();
+        let (files, refused) = walk_counting(&root, &|| false);
+        // `inside.py` is followed, and its file is returned once, as `a.py`.
+        assert_eq!(rels(&files), ["a.py"]);
+        assert_eq!(
+            refused, 2,
+            "the outside and the dangling link, not the inside one"
+        );
+    }
+
     #[cfg(unix)]
     fn root_and_outside(files: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().unwrap();

@@ -168,8 +168,9 @@ async fn links_that_point_outside_are_never_followed() {
         let r = clean_call(&c, &s, "retrieve", json!({"task": TASK, "root": root})).await;
         let out = r.structured_content.unwrap();
         assert_eq!(out["files"][0]["path"], "billing/invoice.py", "{out}");
-        // The links are not counted as files walked either.
+        // The links are not counted as files walked either, but as links not followed.
         assert_eq!(out["stats"]["files_walked"], 3, "{out}");
+        assert_eq!(out["stats"]["skipped"]["links_not_followed"], 6, "{out}");
         // Globs that name the links select nothing from behind them.
         for patterns in [
             json!(["leak_abs.py", "leak_rel.py"]),
