@@ -30,8 +30,10 @@ pub struct EngineOptions {
 }
 
 /// Default deadline of a call: the Linux kernel tree (78k files) takes about
-/// 10 s cold on a 2-core machine (README, Measured), so 30 s bounds a call on
-/// any tree while leaving slow disks room.
+/// 2 s cold on a 2-core machine with its files in the page cache (README,
+/// Measured) and 6-12 s when they must come from disk (two runs seen after
+/// the page cache was evicted, 2026-11-29), so 30 s bounds a call on any tree while
+/// leaving slow disks room.
 pub const DEFAULT_DEADLINE_MS: u64 = 30_000;
 pub const MIN_DEADLINE_MS: u64 = 10;
 pub const MAX_DEADLINE_MS: u64 = 3_600_000;
