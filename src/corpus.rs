@@ -424,12 +424,19 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
             .filter(|(m, list)| *m >= max || list.len() < *m)
             .map(|(_, list)| list.clone())
     };
-    // Distinct names not cached yet, by hash.
+    // This call's answers by name hash: from the cache, or computed below.
+    let mut answers: HashMap<u64, Arc<Vec<usize>>> = HashMap::new();
     let mut todo: Vec<(u64, &str)> = Vec::new();
     for &t in names.iter().filter(|t| !t.is_empty()) {
         let h = term_hash(t);
-        if !todo.iter().any(|u| u.0 == h) && cached(h).is_none() {
-            todo.push((h, t));
+        if answers.contains_key(&h) || todo.iter().any(|u| u.0 == h) {
+            continue;
+        }
+        match cached(h) {
+            Some(list) => {
+                answers.insert(h, list);
+            }
+            None => todo.push((h, t)),
         }
     }
     let t0 = std::time::Instant::now();
@@ -469,16 +476,17 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
             cache.clear();
         }
         for ((h, _), list) in todo.iter().zip(found) {
-            cache.insert((fingerprint, *h), (max, Arc::new(list)));
+            let list = Arc::new(list);
+            answers.insert(*h, list.clone());
+            cache.insert((fingerprint, *h), (max, list));
         }
     }
     names
         .iter()
         .map(|t| {
-            if t.is_empty() {
-                return Vec::new();
-            }
-            cached(term_hash(t))
+            answers
+                .get(&term_hash(t))
+                .filter(|_| !t.is_empty())
                 .map_or_else(Vec::new, |list| list.iter().copied().take(max).collect())
         })
         .collect()
@@ -612,6 +620,25 @@ mod tests {
             [0],
             "at most `max` holders, in order"
         );
+    }
+
+    #[test]
+    fn a_full_holder_cache_is_emptied_without_losing_answers() {
+        let docs = [Doc::for_test("a.py", "alpha = beta\n")];
+        let refs: Vec<&Doc> = docs.iter().collect();
+        assert_eq!(holders_many(&refs, &["alpha"], 3)[0], [0]);
+        // `alpha` is answered from the cache while the many new names make it
+        // overflow and be emptied.
+        let many: Vec<String> = (0..MAX_CACHED_HOLDER_LISTS)
+            .map(|i| format!("n{i}"))
+            .collect();
+        let mut names: Vec<&str> = vec!["alpha"];
+        names.extend(many.iter().map(String::as_str));
+        names.push("beta");
+        let got = holders_many(&refs, &names, 3);
+        assert_eq!(got[0], [0]);
+        assert!(got[1].is_empty());
+        assert_eq!(got[names.len() - 1], [0]);
     }
 
     #[test]

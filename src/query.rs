@@ -306,13 +306,20 @@ impl TermSet {
             folded.extend(bytes.iter().map(|b| b | 0x20));
             let mut pos = 0;
             while let Some(m) = ac.find(aho_corasick::Input::new(&folded[..]).span(pos..n)) {
-                let (s, e) = (m.start(), m.end());
+                let s = m.start();
                 // Folding also maps a few non-identifier bytes (0x10-0x19, 0x7f)
-                // onto identifier bytes: such a match is not a term.
-                if !bytes[s..e].iter().all(|&b| is_ident(b)) {
-                    pos = s + 1;
-                    continue;
-                }
+                // onto identifier bytes, so a match may run past the end of the
+                // identifier it starts in. That identifier is still tokenized
+                // whole: a shorter term matching at `s` (hidden behind this
+                // match by leftmost-first matching) is counted there.
+                let e = match bytes[s..m.end()].iter().position(|&b| !is_ident(b)) {
+                    Some(0) => {
+                        pos = s + 1;
+                        continue;
+                    }
+                    Some(k) => s + k,
+                    None => m.end(),
+                };
                 // The identifier (maximal run of identifier bytes) holding the match.
                 let mut a = s;
                 while a > 0 && is_ident(bytes[a - 1]) {
@@ -831,6 +838,39 @@ mod tests {
             let slow: Vec<&str> = identifiers(&text).map(|(_, id)| id).collect();
             proptest::prop_assert_eq!(fast, slow);
         }
+
+        /// `TermSet::count` gives full tokenization's counts for any list of
+        /// distinct terms, in any order, over texts dense in the bytes that
+        /// case folding maps onto identifier bytes (0x11, 0x14, 0x7f).
+        #[test]
+        fn term_set_counts_equal_full_tokenization(
+            text in "[fFoO_1b4k\u{11}\u{14}\u{7f} é]{0,40}",
+            terms in proptest::collection::vec("[fFoO_1b4k]{1,4}", 1..6),
+        ) {
+            let mut seen = std::collections::HashSet::new();
+            let terms: Vec<(u64, &str)> = terms
+                .iter()
+                .map(|t| (term_hash(t), t.as_str()))
+                .filter(|(h, _)| seen.insert(*h))
+                .collect();
+            let mut full = vec![0u32; terms.len()];
+            for_each_term_str(&text, |t| {
+                if let Some(i) = terms.iter().position(|(h, _)| *h == term_hash(t)) {
+                    full[i] += 1;
+                }
+            });
+            proptest::prop_assert_eq!(TermSet::new(&terms).count(&text), full);
+        }
+    }
+
+    #[test]
+    fn a_term_hidden_behind_a_false_match_is_counted() {
+        // `foo_bar` matches the folded text `foo\x7fbar` (0x7f | 0x20 = 0x7f is
+        // `_` folded) and hides the match of `foo` at the same place.
+        let terms = [(term_hash("foo_bar"), "foo_bar"), (term_hash("foo"), "foo")];
+        assert_eq!(TermSet::new(&terms).count("foo\x7fbar"), [0, 1]);
+        let terms = [(term_hash("foo1"), "foo1"), (term_hash("foo"), "foo")];
+        assert_eq!(TermSet::new(&terms).count("foo\x11"), [0, 1]);
     }
 
     #[test]

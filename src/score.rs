@@ -172,6 +172,8 @@ pub struct Scored {
     pub lexical: f64,
     /// Whether relevance flowed to this file from a top file (graph edge).
     pub neighbour: bool,
+    /// Whether a prior below 1 (test file, docs, ...) scaled this file's score.
+    pub prior_applied: bool,
 }
 
 /// A document to score: its path and contents, and whether the cycle's globs let it through.
@@ -269,6 +271,7 @@ pub fn score(
                 defines: Vec::new(),
                 lexical: bm25,
                 neighbour: false,
+                prior_applied: false,
             })
         })
         .collect();
@@ -290,6 +293,7 @@ pub fn score(
         if prior.0 < 1.0 {
             s.raw *= prior.0;
             s.lexical *= prior.0;
+            s.prior_applied = true;
         }
     }
     if !hurry {
@@ -317,8 +321,8 @@ pub fn score(
         lexical(s.idx, Some(&mut why));
         let defs = s.defines.len().min(s.reasons.len());
         why.extend(s.reasons.drain(..defs));
-        let prior = prior(&cands[s.idx], w);
-        if prior.0 < 1.0 {
+        if s.prior_applied {
+            let prior = prior(&cands[s.idx], w);
             why.push(format!("{} (x{:.2})", prior.1, prior.0));
         }
         why.append(&mut s.reasons);
@@ -493,7 +497,11 @@ fn neighbour_pass(
         // every `stride`-th file (the threshold is a share, n/50, so a sample
         // of RARITY_SAMPLE files decides it well); smaller trees are counted
         // exactly.
+        // Sampling is used only when the threshold stays large in the sample
+        // (at least 8 holders), else a name held by a few files would pass as
+        // rare whenever the sample missed them.
         let stride = docs.len().div_ceil(RARITY_SAMPLE).max(1);
+        let stride = if max_holders / stride >= 8 { stride } else { 1 };
         let sample: Vec<&Doc> = docs.iter().step_by(stride).copied().collect();
         let cap = max_holders / stride;
         let held = holders_many(&sample, &links, cap + 1);
@@ -606,6 +614,7 @@ fn explicit_pass(
                     defines: Vec::new(),
                     lexical: 0.0,
                     neighbour: false,
+                    prior_applied: false,
                 });
                 scored.len() - 1
             });

@@ -250,7 +250,7 @@ impl Session {
         // (definitions, neighbours) and, in `evaluate`, no gap search.
         let hurry = limits.hit();
         if let Some(reason) = hurry {
-            let note = "ranked by BM25 and paths only, without parsing or gaps";
+            let note = "ranked by BM25 and paths only, without parsing";
             match &mut self.truncated {
                 Some(t) => t.detail = format!("{}; {note}", t.detail),
                 None => {
@@ -420,8 +420,10 @@ impl Session {
             })
             .collect();
         let t_snippets = t0.elapsed();
-        // Past the deadline no gaps are looked for (it scans and parses).
-        let mut gaps = if self.limits.hit().is_some() {
+        // Past the deadline no gaps are looked for (it scans and parses), and
+        // the loop stops here, saying so.
+        let gaps_skipped = self.limits.hit();
+        let mut gaps = if gaps_skipped.is_some() {
             Vec::new()
         } else {
             gaps::find(&context, &self.corpus, &self.task_query)
@@ -457,6 +459,21 @@ impl Session {
             (
                 Some(StopReason::NoCandidates),
                 "nothing matched the query".to_string(),
+            )
+        } else if let Some(reason) = gaps_skipped {
+            let note = "no gaps were looked for";
+            match &mut self.truncated {
+                Some(t) => t.detail = format!("{}; {note}", t.detail),
+                None => {
+                    self.truncated = Some(self.limits.truncated(
+                        reason,
+                        format!("in cycle {} before the gap search; {note}", self.cycle),
+                    ))
+                }
+            }
+            (
+                Some(reason),
+                format!("the call stopped early ({})", reason.as_str()),
             )
         } else if high_count >= self.config.min_high && !critical {
             (
@@ -834,5 +851,20 @@ mod tests {
             assert!(s.files[&p].relevance >= r, "{p} fell below {r}");
         }
         assert_eq!(s.trace.len(), 2);
+    }
+
+    #[test]
+    fn a_deadline_passed_before_the_gap_search_stops_the_loop_and_says_so() {
+        let engine = Engine::new(EngineOptions::default());
+        let mut s = Session::new("t".into(), config(&engine));
+        s.dispatch(&engine, &[], &[], &[]).unwrap();
+        // The deadline passes between dispatch and evaluate.
+        s.limits = crate::engine::Limits::new(Some(0), None);
+        let e = s.evaluate(&[]).unwrap();
+        assert_eq!(s.done, Some(StopReason::Deadline));
+        assert!(e.gaps.is_empty());
+        assert!(e.decision.starts_with("finalize"), "{}", e.decision);
+        let detail = &s.truncated.as_ref().expect("a truncated note").detail;
+        assert!(detail.contains("no gaps were looked for"), "{detail}");
     }
 }
