@@ -30,6 +30,8 @@ struct Input {
     /// Bodies of the in-memory documents.
     bodies: Vec<String>,
     run_engine: bool,
+    /// Score as after a passed deadline (no parsing).
+    hurry: bool,
 }
 
 fuzz_target!(|input: Input| {
@@ -62,7 +64,13 @@ fuzz_target!(|input: Input| {
             allowed: true,
         })
         .collect();
-    let scored = score::score(&cands, &query, &Focus::default(), &Weights::default());
+    let scored = score::score(
+        &cands,
+        &query,
+        &Focus::default(),
+        &Weights::default(),
+        input.hurry,
+    );
     for s in &scored {
         assert!(
             s.relevance.is_finite() && (0.0..=1.0).contains(&s.relevance),
