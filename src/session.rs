@@ -136,6 +136,17 @@ impl Session {
         }
     }
 
+    /// Records what a call cut short left out: appended to its `truncated`
+    /// note, or a new note at `place` when there is none yet.
+    fn note_skipped(&mut self, reason: StopReason, place: &str, note: &str) {
+        match &mut self.truncated {
+            Some(t) => t.detail = format!("{}; {note}", t.detail),
+            None => {
+                self.truncated = Some(self.limits.truncated(reason, format!("{place}; {note}")));
+            }
+        }
+    }
+
     pub fn is_done(&self) -> bool {
         self.done.is_some()
     }
@@ -250,16 +261,12 @@ impl Session {
         // (definitions, neighbours) and, in `evaluate`, no gap search.
         let hurry = limits.hit();
         if let Some(reason) = hurry {
-            let note = "ranked by BM25 and paths only, without parsing";
-            match &mut self.truncated {
-                Some(t) => t.detail = format!("{}; {note}", t.detail),
-                None => {
-                    self.truncated = Some(limits.truncated(
-                        reason,
-                        format!("in cycle {} after reading the files; {note}", self.cycle),
-                    ))
-                }
-            }
+            let place = format!("in cycle {} after reading the files", self.cycle);
+            self.note_skipped(
+                reason,
+                &place,
+                "ranked by BM25 and paths only, without parsing",
+            );
         }
         let hurry = hurry.is_some();
         let scored = score::score(&cands, &self.task_query, &self.focus, &self.weights, hurry);
@@ -461,16 +468,8 @@ impl Session {
                 "nothing matched the query".to_string(),
             )
         } else if let Some(reason) = gaps_skipped {
-            let note = "no gaps were looked for";
-            match &mut self.truncated {
-                Some(t) => t.detail = format!("{}; {note}", t.detail),
-                None => {
-                    self.truncated = Some(self.limits.truncated(
-                        reason,
-                        format!("in cycle {} before the gap search; {note}", self.cycle),
-                    ))
-                }
-            }
+            let place = format!("in cycle {} before the gap search", self.cycle);
+            self.note_skipped(reason, &place, "no gaps were looked for");
             (
                 Some(reason),
                 format!("the call stopped early ({})", reason.as_str()),
