@@ -97,7 +97,7 @@ pub fn walk_counting(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> (Vec<Entr
                 // A link back to an ancestor of where it lies (the root's
                 // parent, `/`), or a dangling one: the walker refuses it
                 // before `follow_link` sees it.
-                Err(e) if is_loop(&e) || is_dangling_link(&e) => {
+                Err(e) if is_refused_link(&e) => {
                     refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
                 Err(_) => {}
@@ -115,29 +115,22 @@ pub fn walk_counting(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> (Vec<Entr
     (files.into_iter().map(|(e, _)| e).collect(), refused)
 }
 
-/// Whether the walker refused an entry as a link loop.
-fn is_loop(e: &ignore::Error) -> bool {
+/// Whether the walker's error is a link it refused before `follow_link` saw
+/// it: a loop back to an ancestor, or a link whose target is missing.
+fn is_refused_link(e: &ignore::Error) -> bool {
     match e {
         ignore::Error::Loop { .. } => true,
-        ignore::Error::WithPath { err, .. }
-        | ignore::Error::WithDepth { err, .. }
-        | ignore::Error::WithLineNumber { err, .. } => is_loop(err),
-        ignore::Error::Partial(errs) => errs.iter().any(is_loop),
-        _ => false,
-    }
-}
-
-/// Whether the walker's error is about a symbolic link whose target is missing.
-fn is_dangling_link(e: &ignore::Error) -> bool {
-    match e {
-        ignore::Error::WithPath { path, .. } => {
-            path.symlink_metadata()
-                .is_ok_and(|m| m.file_type().is_symlink())
-                && std::fs::metadata(path).is_err()
+        ignore::Error::WithPath { path, err } => {
+            is_refused_link(err)
+                || (path
+                    .symlink_metadata()
+                    .is_ok_and(|m| m.file_type().is_symlink())
+                    && std::fs::metadata(path).is_err())
         }
         ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-            is_dangling_link(err)
+            is_refused_link(err)
         }
+        ignore::Error::Partial(errs) => errs.iter().any(is_refused_link),
         _ => false,
     }
 }
