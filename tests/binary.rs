@@ -1,8 +1,7 @@
 //! The real binary: MCP over its stdin/stdout (as agent configurations launch
 //! it), and the CLI's `retrieve` with its formats, `--out` and errors.
 
-mod common;
-use common::{assert_succeeded, fixture};
+use crate::common::{assert_succeeded, fixture};
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
@@ -24,7 +23,7 @@ async fn serve_speaks_mcp_over_stdio() {
         .contains("retrieve"));
     let r = client
         .call_tool(
-            CallToolRequestParams::new("retrieve").with_arguments(common::obj(
+            CallToolRequestParams::new("retrieve").with_arguments(crate::common::obj(
                 serde_json::json!({"task": "fix the token expiry bug"}),
             )),
         )

@@ -1,9 +1,7 @@
 //! Many agents at once, cancellation, progress and deadlines, over an in-process
 //! MCP connection (`tokio::io::duplex`) and through the engine.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::score::Weights;
 use ctxloop::server::CtxServer;

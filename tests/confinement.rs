@@ -10,8 +10,7 @@
 
 #![cfg(unix)]
 
-mod common;
-use common::*;
+use crate::common::*;
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::retrieve::RetrieveParams;
 use rmcp::model::CallToolResult;

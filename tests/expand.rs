@@ -5,8 +5,7 @@
 //! with the task. `refine` must add each, saying which strategy and why, and the
 //! next cycle must bring them in as medium-tier context.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use std::path::PathBuf;
 

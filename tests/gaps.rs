@@ -5,8 +5,7 @@
 //! critical gap pointing at its definition; the next cycle brings the
 //! definition in and the gap closes.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 

@@ -3,8 +3,7 @@
 //! token expiry bug lives in `auth/token.py`, with `auth/session.py` and the
 //! settings in `auth/config.py` around it; `users/profile.py` is unrelated.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 #[tokio::test]

@@ -4,8 +4,7 @@
 //! walk and the read does not fail the call; an edited file is never served
 //! stale; Windows separators in globs and paths are accepted.
 
-mod common;
-use common::assert_succeeded;
+use crate::common::assert_succeeded;
 
 use ctxloop::corpus::{Corpus, Skip, MAX_FILE_BYTES};
 use ctxloop::engine::{Engine, EngineOptions};

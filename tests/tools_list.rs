@@ -2,7 +2,7 @@
 //! output schemas, annotations): interface drift shows up in review as a
 //! snapshot diff. Update with `cargo insta review` (or `INSTA_UPDATE=always`).
 
-mod common;
+use crate::common;
 
 #[tokio::test]
 async fn tools_list_matches_the_golden_snapshot() {

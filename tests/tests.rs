@@ -1,0 +1,17 @@
+//! The integration tests, as one test binary (ripgrep's `tests/tests.rs`
+//! layout): an edit in `src/` relinks one executable, not one per file.
+//! Each module is a file beside this one; `common` holds the shared helpers.
+
+mod common;
+
+mod binary;
+mod concurrency;
+mod confinement;
+mod expand;
+mod fuzz_regressions;
+mod gaps;
+mod languages;
+mod mcp_tools;
+mod odd_files;
+mod properties;
+mod tools_list;
