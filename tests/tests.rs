@@ -13,5 +13,6 @@ mod gaps;
 mod languages;
 mod mcp_tools;
 mod odd_files;
+mod pinned;
 mod properties;
 mod tools_list;
