@@ -9,13 +9,16 @@
 
 pub mod bench;
 pub mod cli;
+pub mod config;
 pub mod corpus;
 pub mod engine;
 pub mod error;
 pub mod gaps;
 pub mod lang;
+pub mod limits;
 pub mod output;
 pub mod query;
+pub mod root;
 pub mod score;
 pub mod server;
 pub mod session;

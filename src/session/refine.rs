@@ -1,0 +1,121 @@
+//! REFINE: target the gaps, focus on the high files' neighbourhood, exclude
+//! confidently low candidates, plus what the agent adds.
+
+use super::{extend, Session};
+use crate::types::*;
+
+/// Share of the best raw score given to files next to a high file.
+const DIR_FOCUS_BOOST: f64 = 0.05;
+
+impl Session {
+    /// REFINE: target the gaps, focus on the high files' neighbourhood, exclude
+    /// confidently low candidates, plus what the agent adds.
+    pub fn refine(
+        &mut self,
+        keywords: &[String],
+        patterns: &[String],
+        excludes: &[String],
+    ) -> RefineOutput {
+        let mut added = Added::default();
+        let mut excluded = Vec::new();
+        let threshold = self.config.high_threshold;
+        for g in &self.gaps {
+            let strategy = match g.kind.as_str() {
+                "undefined_symbol" => "dependency",
+                "missing_parent" => "parent",
+                "config_file" => "config",
+                _ => continue,
+            };
+            let Some(sym) = &g.symbol else { continue };
+            let from = g.referenced_from.as_deref().unwrap_or("a high file");
+            if strategy != "config" && !self.query.keywords.contains(sym) {
+                self.query.keywords.push(sym.clone());
+                self.feedback.push(sym.clone());
+                added
+                    .keywords
+                    .push(format!("{sym}: {strategy} of a high file ({from})"));
+            }
+            for p in &g.suggested_paths {
+                if !self.query.focus_areas.contains(p) {
+                    self.query.focus_areas.push(p.clone());
+                    let why = match strategy {
+                        "dependency" => format!("defines `{sym}`, used at {from}"),
+                        "parent" => {
+                            format!("defines `{sym}`, the parent of a definition at {from}")
+                        }
+                        _ => format!("configuration file named at {from}"),
+                    };
+                    self.focus
+                        .floors
+                        .push((p.clone(), self.weights.gap_floor, why.clone()));
+                    added.focus_areas.push(format!("{p}: {strategy} — {why}"));
+                }
+            }
+        }
+        let highs: Vec<String> = self
+            .ranked()
+            .into_iter()
+            .filter(|(_, k)| k.relevance >= threshold)
+            .map(|(p, _)| p)
+            .collect();
+        for h in &highs {
+            if let Some((dir, _)) = h.rsplit_once('/') {
+                let dir = format!("{dir}/");
+                if !self.query.focus_areas.contains(&dir) {
+                    self.query.focus_areas.push(dir.clone());
+                    self.focus.boosts.push((
+                        dir.clone(),
+                        DIR_FOCUS_BOOST,
+                        format!("next to high file {h}"),
+                    ));
+                    added
+                        .focus_areas
+                        .push(format!("{dir}: neighbourhood — directory of high file {h}"));
+                }
+            }
+        }
+        for p in &self.candidates {
+            let Some(k) = self.files.get(p) else { continue };
+            let wanted = self.query.focus_areas.contains(p);
+            if k.relevance < 0.3
+                && !wanted
+                && excluded.len() < 10
+                && !self.query.excludes.contains(p)
+            {
+                excluded.push(format!("{p}: relevance {:.2}", k.relevance));
+                self.query.excludes.push(p.clone());
+            }
+        }
+        for k in keywords {
+            if !k.trim().is_empty() && !self.query.keywords.contains(k) {
+                self.query.keywords.push(k.clone());
+                added.keywords.push(format!("{k}: from the agent"));
+            }
+        }
+        extend(&mut self.query.patterns, patterns);
+        for e in excludes {
+            if !self.query.excludes.contains(e) {
+                self.query.excludes.push(e.clone());
+                excluded.push(format!("{e}: from the agent"));
+            }
+        }
+        RefineOutput {
+            session_id: self.id.clone(),
+            cycle: self.cycle + 1,
+            query: self.query.clone(),
+            added,
+            excluded,
+            done: self.done.is_some(),
+            stop_reason: self.done,
+            files: self
+                .ranked()
+                .into_iter()
+                .take(self.config.limit)
+                .map(|(p, k)| Scored {
+                    path: p,
+                    relevance: k.relevance,
+                })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! STOP: the rule that ends the loop.
