@@ -221,6 +221,25 @@ impl StopReason {
     }
 }
 
+/// What `evaluate` says the agent should do next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DecisionKind {
+    /// Enough context (or the loop must stop): use the files.
+    Finalize,
+    /// Call `refine`, then `dispatch`.
+    Refine,
+}
+
+impl DecisionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DecisionKind::Finalize => "finalize",
+            DecisionKind::Refine => "refine",
+        }
+    }
+}
+
 /// Result of `retrieve`: the whole loop in one call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RetrieveOutput {

@@ -1,5 +1,6 @@
 //! EVALUATE: apply the agent's judgments, find the gaps, decide.
 
+use super::stop::{self, CycleFacts};
 use super::Session;
 use crate::error::{Error, Result};
 use crate::gaps::{self, InContext};
@@ -9,9 +10,6 @@ use crate::types::*;
 use rayon::prelude::*;
 use std::time::Instant;
 
-/// The loop has converged when the mean relevance of the best `min_high` files
-/// rises by less than this over the previous cycle (the seeds' 0.02).
-const CONVERGED_DELTA: f64 = 0.02;
 /// Files at the top of the first cycle's ranking that later cycles never
 /// push down (Acc@5: what an agent reads first).
 const FIRST_ANSWER: usize = 5;
@@ -118,7 +116,6 @@ impl Session {
             let n = self.config.min_high.max(1);
             ranked.iter().take(n).map(|(_, k)| k.relevance).sum::<f64>() / n as f64
         };
-        let critical = self.gaps.iter().any(|g| g.critical);
         let context_tokens: usize = snippets
             .iter()
             .flatten()
@@ -130,52 +127,25 @@ impl Session {
             .map(|(p, _)| p)
             .zip(snippets)
             .collect();
-        let (stop, why) = if ranked.is_empty() {
-            (
-                Some(StopReason::NoCandidates),
-                "nothing matched the query".to_string(),
-            )
-        } else if let Some(reason) = gaps_skipped {
-            let place = format!("in cycle {} before the gap search", self.cycle);
-            self.note_skipped(reason, &place, "no gaps were looked for");
-            (
-                Some(reason),
-                format!("the call stopped early ({})", reason.as_str()),
-            )
-        } else if high_count >= self.config.min_high && !critical {
-            (
-                Some(StopReason::Sufficient),
-                format!("{high_count} high files and no critical gap"),
-            )
-        } else if self.cycle >= self.config.max_cycles {
-            (
-                Some(StopReason::MaxCycles),
-                format!("{} cycles ran", self.cycle),
-            )
-        } else if self
-            .history
-            .last()
-            .is_some_and(|&prev| top_mean - prev < CONVERGED_DELTA)
-        {
-            (
-                Some(StopReason::Converged),
-                format!("best scores rose by less than {CONVERGED_DELTA}"),
-            )
-        } else if context_tokens > self.config.budget_tokens && !critical {
-            (
-                Some(StopReason::Budget),
-                format!("context already fills {} tokens", self.config.budget_tokens),
-            )
-        } else {
-            (
-                None,
-                format!(
-                    "{high_count} high files (need {}), {} critical gaps",
-                    self.config.min_high,
-                    self.gaps.iter().filter(|g| g.critical).count()
-                ),
-            )
+        if !ranked.is_empty() {
+            if let Some(reason) = gaps_skipped {
+                let place = format!("in cycle {} before the gap search", self.cycle);
+                self.note_skipped(reason, &place, "no gaps were looked for");
+            }
+        }
+        let facts = CycleFacts {
+            cycle: self.cycle,
+            ranked: ranked.len(),
+            high_count,
+            critical_gaps: self.gaps.iter().filter(|g| g.critical).count(),
+            top_mean,
+            previous_top_mean: self.history.last().copied(),
+            context_tokens,
+            stopped_early: gaps_skipped,
         };
+        let decided = stop::decide(&facts, &self.config);
+        let stop = decided.stop();
+        let why = decided.why(&facts, &self.config);
         self.history.push(top_mean);
         if self.cycle == 1 {
             // Later cycles may add files, but not above the first cycle's best
@@ -199,10 +169,7 @@ impl Session {
         }
         self.done = stop;
         self.evaluated = true;
-        let decision = format!(
-            "{}: {why}",
-            if stop.is_some() { "finalize" } else { "refine" }
-        );
+        let decision = format!("{}: {why}", decided.kind().as_str());
         let evaluations: Vec<File> = self
             .candidates
             .iter()
@@ -238,7 +205,7 @@ impl Session {
             evaluations,
             gaps: self.gaps.clone(),
             high_count,
-            decision: decision.split(':').next().unwrap_or("refine").to_string(),
+            decision: decided.kind().as_str().to_string(),
         })
     }
 }

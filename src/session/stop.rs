@@ -1,1 +1,266 @@
-//! STOP: the rule that ends the loop.
+//! STOP: the rule that ends the loop, as a pure function of what a cycle's
+//! evaluation found ([`CycleFacts`]) and the loop's settings.
+//!
+//! The reasons are tried in order; the first that holds wins:
+//! `no_candidates`, the call's own `deadline`/`cancelled` (before the gap
+//! search), `sufficient`, `max_cycles`, `converged`, `budget`. When none holds
+//! the loop refines.
+
+use crate::config::LoopConfig;
+use crate::types::{DecisionKind, StopReason};
+
+/// The loop has converged when the mean relevance of the best `min_high` files
+/// rises by less than this over the previous cycle (the seeds' 0.02).
+pub const CONVERGED_DELTA: f64 = 0.02;
+
+/// What the stop rule reads of one evaluated cycle.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CycleFacts {
+    /// The 1-based cycle just evaluated.
+    pub cycle: usize,
+    /// Files the session knows with a relevance above 0.
+    pub ranked: usize,
+    /// Files at or above the high threshold.
+    pub high_count: usize,
+    /// Open gaps marked critical.
+    pub critical_gaps: usize,
+    /// Mean relevance of the best `min_high` files, this cycle.
+    pub top_mean: f64,
+    /// The same mean after the previous cycle (`None` in the first).
+    pub previous_top_mean: Option<f64>,
+    /// Estimated tokens (bytes / 4) of the snippets of the files in context.
+    pub context_tokens: usize,
+    /// Set when the call's deadline passed or it was cancelled before the gap
+    /// search (no gaps were looked for).
+    pub stopped_early: Option<StopReason>,
+}
+
+/// What the loop does after an evaluation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// Stop, for this reason.
+    Finalize(StopReason),
+    /// Run another cycle.
+    Refine,
+}
+
+impl Decision {
+    /// The reason to stop, when the decision is to stop.
+    pub fn stop(self) -> Option<StopReason> {
+        match self {
+            Decision::Finalize(reason) => Some(reason),
+            Decision::Refine => None,
+        }
+    }
+
+    /// `finalize` or `refine`, without the reason.
+    pub fn kind(self) -> DecisionKind {
+        match self {
+            Decision::Finalize(_) => DecisionKind::Finalize,
+            Decision::Refine => DecisionKind::Refine,
+        }
+    }
+
+    /// Why, in one phrase (the trace shows it after `finalize:`/`refine:`).
+    pub fn why(self, facts: &CycleFacts, cfg: &LoopConfig) -> String {
+        match self {
+            Decision::Finalize(StopReason::NoCandidates) => "nothing matched the query".to_string(),
+            Decision::Finalize(reason @ (StopReason::Deadline | StopReason::Cancelled)) => {
+                format!("the call stopped early ({})", reason.as_str())
+            }
+            Decision::Finalize(StopReason::Sufficient) => {
+                format!("{} high files and no critical gap", facts.high_count)
+            }
+            Decision::Finalize(StopReason::MaxCycles) => format!("{} cycles ran", facts.cycle),
+            Decision::Finalize(StopReason::Converged) => {
+                format!("best scores rose by less than {CONVERGED_DELTA}")
+            }
+            Decision::Finalize(StopReason::Budget) => {
+                format!("context already fills {} tokens", cfg.budget_tokens)
+            }
+            Decision::Refine => format!(
+                "{} high files (need {}), {} critical gaps",
+                facts.high_count, cfg.min_high, facts.critical_gaps
+            ),
+        }
+    }
+}
+
+/// The stop rule: whether the loop ends after this cycle, and why.
+pub fn decide(facts: &CycleFacts, cfg: &LoopConfig) -> Decision {
+    let critical = facts.critical_gaps > 0;
+    let reason = if facts.ranked == 0 {
+        Some(StopReason::NoCandidates)
+    } else if let Some(reason) = facts.stopped_early {
+        Some(reason)
+    } else if facts.high_count >= cfg.min_high && !critical {
+        Some(StopReason::Sufficient)
+    } else if facts.cycle >= cfg.max_cycles {
+        Some(StopReason::MaxCycles)
+    } else if facts
+        .previous_top_mean
+        .is_some_and(|prev| facts.top_mean - prev < CONVERGED_DELTA)
+    {
+        Some(StopReason::Converged)
+    } else if facts.context_tokens > cfg.budget_tokens && !critical {
+        Some(StopReason::Budget)
+    } else {
+        None
+    };
+    reason.map_or(Decision::Refine, Decision::Finalize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::tests::config;
+
+    /// A first cycle that refines under the default settings (min_high 3,
+    /// max_cycles 3, budget 6,000 tokens).
+    fn facts() -> CycleFacts {
+        CycleFacts {
+            cycle: 1,
+            ranked: 10,
+            high_count: 1,
+            critical_gaps: 0,
+            top_mean: 0.5,
+            previous_top_mean: None,
+            context_tokens: 1_000,
+            stopped_early: None,
+        }
+    }
+
+    fn stop(f: &CycleFacts) -> Option<StopReason> {
+        decide(f, &config()).stop()
+    }
+
+    #[test]
+    fn too_few_high_files_refine() {
+        let f = facts();
+        let d = decide(&f, &config());
+        assert_eq!(d, Decision::Refine);
+        assert_eq!(
+            d.why(&f, &config()),
+            "1 high files (need 3), 0 critical gaps"
+        );
+    }
+
+    #[test]
+    fn min_high_high_files_and_no_critical_gap_are_sufficient() {
+        let f = CycleFacts {
+            high_count: 3,
+            ..facts()
+        };
+        assert_eq!(stop(&f), Some(StopReason::Sufficient));
+        assert_eq!(
+            decide(&f, &config()).why(&f, &config()),
+            "3 high files and no critical gap"
+        );
+    }
+
+    #[test]
+    fn a_critical_gap_keeps_enough_high_files_from_being_sufficient() {
+        let f = CycleFacts {
+            high_count: 5,
+            critical_gaps: 1,
+            ..facts()
+        };
+        assert_eq!(stop(&f), None);
+    }
+
+    #[test]
+    fn the_last_cycle_stops_at_max_cycles() {
+        let f = CycleFacts {
+            cycle: 3,
+            critical_gaps: 2,
+            previous_top_mean: Some(0.1),
+            ..facts()
+        };
+        assert_eq!(stop(&f), Some(StopReason::MaxCycles));
+        assert_eq!(decide(&f, &config()).why(&f, &config()), "3 cycles ran");
+    }
+
+    #[test]
+    fn best_scores_rising_by_less_than_the_delta_converge() {
+        let rose = |by: f64| CycleFacts {
+            cycle: 2,
+            previous_top_mean: Some(0.5),
+            top_mean: 0.5 + by,
+            ..facts()
+        };
+        assert_eq!(stop(&rose(0.01)), Some(StopReason::Converged));
+        assert_eq!(stop(&rose(0.0)), Some(StopReason::Converged));
+        assert_eq!(stop(&rose(0.05)), None);
+        // The first cycle has nothing to converge from.
+        assert_eq!(
+            stop(&CycleFacts {
+                top_mean: 0.5,
+                ..facts()
+            }),
+            None
+        );
+    }
+
+    #[test]
+    fn a_full_budget_stops_unless_a_gap_is_critical() {
+        let full = CycleFacts {
+            context_tokens: 6_001,
+            ..facts()
+        };
+        assert_eq!(stop(&full), Some(StopReason::Budget));
+        assert_eq!(
+            decide(&full, &config()).why(&full, &config()),
+            "context already fills 6000 tokens"
+        );
+        let at = CycleFacts {
+            context_tokens: 6_000,
+            ..facts()
+        };
+        assert_eq!(stop(&at), None, "the budget is full only above it");
+        let critical = CycleFacts {
+            critical_gaps: 1,
+            ..full
+        };
+        assert_eq!(stop(&critical), None);
+    }
+
+    #[test]
+    fn nothing_ranked_stops_with_no_candidates_before_any_other_reason() {
+        let f = CycleFacts {
+            ranked: 0,
+            cycle: 3,
+            stopped_early: Some(StopReason::Deadline),
+            ..facts()
+        };
+        assert_eq!(stop(&f), Some(StopReason::NoCandidates));
+        assert_eq!(
+            decide(&f, &config()).why(&f, &config()),
+            "nothing matched the query"
+        );
+    }
+
+    #[test]
+    fn a_deadline_or_cancellation_before_the_gap_search_stops_even_when_sufficient() {
+        for reason in [StopReason::Deadline, StopReason::Cancelled] {
+            let f = CycleFacts {
+                high_count: 3,
+                stopped_early: Some(reason),
+                ..facts()
+            };
+            assert_eq!(stop(&f), Some(reason));
+            assert_eq!(
+                decide(&f, &config()).why(&f, &config()),
+                format!("the call stopped early ({})", reason.as_str())
+            );
+        }
+    }
+
+    #[test]
+    fn decisions_name_their_kind() {
+        assert_eq!(
+            Decision::Finalize(StopReason::Budget).kind(),
+            DecisionKind::Finalize
+        );
+        assert_eq!(Decision::Refine.kind(), DecisionKind::Refine);
+    }
+}
