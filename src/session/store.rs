@@ -25,7 +25,19 @@ struct SessionMap {
 }
 
 impl Sessions {
+    /// Starts a session. It is built (which runs `git` for the root's
+    /// provenance) without holding the store's lock, so other sessions'
+    /// calls do not wait for it.
     pub fn create(&self, config: LoopConfig) -> Arc<Mutex<Session>> {
+        let id = {
+            let mut inner = self.inner.lock().expect("sessions poisoned");
+            inner.next += 1;
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos());
+            format!("s{}-{:08x}", inner.next, nanos ^ (std::process::id() << 8))
+        };
+        let s = Arc::new(Mutex::new(Session::new(id.clone(), config)));
         let mut inner = self.inner.lock().expect("sessions poisoned");
         inner.map.retain(|_, (t, _)| t.elapsed() < SESSION_TTL);
         while inner.map.len() >= MAX_SESSIONS {
@@ -39,12 +51,6 @@ impl Sessions {
                 None => break,
             };
         }
-        inner.next += 1;
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let id = format!("s{}-{:08x}", inner.next, nanos ^ (std::process::id() << 8));
-        let s = Arc::new(Mutex::new(Session::new(id.clone(), config)));
         inner.map.insert(id, (Instant::now(), s.clone()));
         s
     }
