@@ -2,14 +2,14 @@
 //! keep the best candidates not already returned.
 
 use super::{extend, Session};
-use crate::corpus::{Corpus, Doc, Skip};
+use crate::corpus::{Corpus, Doc, Loaded, Skip};
 use crate::error::Result;
 use crate::query::TaskQuery;
 use crate::score::{self, Candidate};
 use crate::types::*;
 use crate::walk::{walk_counting, Filter};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Candidates a dispatch evaluates (the best ones by server score).
 const CANDIDATES_PER_CYCLE: usize = 30;
@@ -24,6 +24,61 @@ impl Session {
         keywords: &[String],
         excludes: &[String],
     ) -> Result<DispatchOutput> {
+        let filter = self.start_cycle(patterns, keywords, excludes)?;
+        let t0 = Instant::now();
+        let limits = self.limits.clone();
+        let (loaded, walk_stopped, t_walk) = self.walk_and_read(corpus, t0);
+        let t_load = t0.elapsed();
+        let (docs, stats) = self.sort_out(&loaded, &filter, walk_stopped);
+        let cands: Vec<Candidate> = docs
+            .iter()
+            .map(|(rel, doc, allowed)| Candidate {
+                rel,
+                doc,
+                allowed: *allowed,
+            })
+            .collect();
+        // Past the deadline, the answer comes from what is cheap: no parsing
+        // (definitions, neighbours) and, in `evaluate`, no gap search.
+        let hurry = limits.hit();
+        if let Some(reason) = hurry {
+            let place = format!("in cycle {} after reading the files", self.cycle);
+            self.note_skipped(
+                reason,
+                &place,
+                "ranked by BM25 and paths only, without parsing",
+            );
+        }
+        let hurry = hurry.is_some();
+        let scored = score::score(&cands, &self.task_query, &self.focus, &self.weights, hurry);
+        tracing::debug!(
+            cycle = self.cycle,
+            walk_ms = t_walk.as_millis() as u64,
+            load_ms = (t_load - t_walk).as_millis() as u64,
+            score_ms = (t0.elapsed() - t_load).as_millis() as u64,
+            files = cands.len(),
+            "dispatch"
+        );
+        let out_cands = self.merge(&scored, &cands);
+        self.corpus = docs.into_iter().map(|(p, d, _)| (p, d)).collect();
+        self.stats = stats.clone();
+        Ok(DispatchOutput {
+            session_id: self.id.clone(),
+            cycle: self.cycle,
+            query: self.query.clone(),
+            candidates: out_cands,
+            stats,
+            truncated: self.truncated.clone(),
+        })
+    }
+
+    /// Adds the call's filters to the query and starts the next cycle.
+    fn start_cycle(
+        &mut self,
+        patterns: &[String],
+        keywords: &[String],
+        excludes: &[String],
+    ) -> Result<Filter> {
         extend(&mut self.query.patterns, patterns);
         extend(&mut self.query.keywords, keywords);
         extend(&mut self.query.excludes, excludes);
@@ -40,15 +95,23 @@ impl Session {
             .cloned()
             .collect();
         self.task_query = TaskQuery::with_feedback(&self.config.task, &agent, &self.feedback);
+        Ok(filter)
+    }
 
-        let t0 = Instant::now();
+    /// The tree's files, walked and read (or the first cycle's snapshot of
+    /// them), why the walk stopped early if it did, and when the walk ended.
+    fn walk_and_read(
+        &mut self,
+        corpus: &Corpus,
+        t0: Instant,
+    ) -> (Arc<Vec<Loaded>>, Option<StopReason>, Duration) {
         let limits = self.limits.clone();
         let stop = || limits.hit().is_some();
         // Within one `retrieve` call the tree is walked and read once: later
         // cycles see the same snapshot (walk 0.3 s and cache lookups 0.12 s a
         // cycle saved on the Linux kernel). Step-wise sessions walk again, as
         // each call reads the tree as it is.
-        let (loaded, walk_stopped, t_walk) = match self.snapshot.take() {
+        match self.snapshot.take() {
             Some(loaded) if self.reuse_walk => {
                 self.snapshot = Some(loaded.clone());
                 (loaded, None, t0.elapsed())
@@ -70,8 +133,18 @@ impl Session {
                 }
                 (loaded, walk_stopped, t_walk)
             }
-        };
-        let t_load = t0.elapsed();
+        }
+    }
+
+    /// The read files with whether the query's filter allows each, and the
+    /// cycle's counts of skipped files; notes a walk or read cut short.
+    fn sort_out(
+        &mut self,
+        loaded: &[Loaded],
+        filter: &Filter,
+        walk_stopped: Option<StopReason>,
+    ) -> (Vec<(String, Arc<Doc>, bool)>, Stats) {
+        let limits = self.limits.clone();
         let mut stats = Stats {
             files_walked: loaded.len(),
             ..Stats::default()
@@ -109,36 +182,12 @@ impl Session {
                 Some(limits.truncated(reason, format!("in cycle {} while {place}", self.cycle)));
         }
         stats.files_scored = docs.iter().filter(|d| d.2).count();
-        let cands: Vec<Candidate> = docs
-            .iter()
-            .map(|(rel, doc, allowed)| Candidate {
-                rel,
-                doc,
-                allowed: *allowed,
-            })
-            .collect();
-        // Past the deadline, the answer comes from what is cheap: no parsing
-        // (definitions, neighbours) and, in `evaluate`, no gap search.
-        let hurry = limits.hit();
-        if let Some(reason) = hurry {
-            let place = format!("in cycle {} after reading the files", self.cycle);
-            self.note_skipped(
-                reason,
-                &place,
-                "ranked by BM25 and paths only, without parsing",
-            );
-        }
-        let hurry = hurry.is_some();
-        let scored = score::score(&cands, &self.task_query, &self.focus, &self.weights, hurry);
-        tracing::debug!(
-            cycle = self.cycle,
-            walk_ms = t_walk.as_millis() as u64,
-            load_ms = (t_load - t_walk).as_millis() as u64,
-            score_ms = (t0.elapsed() - t_load).as_millis() as u64,
-            files = cands.len(),
-            "dispatch"
-        );
+        (docs, stats)
+    }
 
+    /// Merges the cycle's scores into what the session knows and returns the
+    /// candidates that are new or changed, best first (at most `limit`).
+    fn merge(&mut self, scored: &[score::Scored], cands: &[Candidate]) -> Vec<File> {
         let discount = if self.cycle > 1 {
             self.weights.later_discount
         } else {
@@ -197,15 +246,6 @@ impl Session {
         // score order, but a file keeps the best relevance it had (found by fuzzing).
         out_cands.sort_by(|a, b| b.relevance.total_cmp(&a.relevance));
         out_cands.truncate(self.config.limit);
-        self.corpus = docs.into_iter().map(|(p, d, _)| (p, d)).collect();
-        self.stats = stats.clone();
-        Ok(DispatchOutput {
-            session_id: self.id.clone(),
-            cycle: self.cycle,
-            query: self.query.clone(),
-            candidates: out_cands,
-            stats,
-            truncated: self.truncated.clone(),
-        })
+        out_cands
     }
 }

@@ -1,7 +1,7 @@
 //! EVALUATE: apply the agent's judgments, find the gaps, decide.
 
 use super::stop::{self, CycleFacts};
-use super::Session;
+use super::{Kept, Session};
 use crate::error::{Error, Result};
 use crate::gaps::{self, InContext};
 use crate::output;
@@ -23,6 +23,71 @@ impl Session {
                 action: "evaluate",
             });
         }
+        self.judge(judgments)?;
+        let ranked = self.ranked();
+        let threshold = self.config.high_threshold;
+        let high_count = ranked
+            .iter()
+            .filter(|(_, k)| k.relevance >= threshold)
+            .count();
+        let (context_tokens, gaps_skipped) = self.context_and_gaps(&ranked);
+        let top_mean = {
+            let n = self.config.min_high.max(1);
+            ranked.iter().take(n).map(|(_, k)| k.relevance).sum::<f64>() / n as f64
+        };
+        if !ranked.is_empty() {
+            if let Some(reason) = gaps_skipped {
+                let place = format!("in cycle {} before the gap search", self.cycle);
+                self.note_skipped(reason, &place, "no gaps were looked for");
+            }
+        }
+        let facts = CycleFacts {
+            cycle: self.cycle,
+            ranked: ranked.len(),
+            high_count,
+            critical_gaps: self.gaps.iter().filter(|g| g.critical).count(),
+            top_mean,
+            previous_top_mean: self.history.last().copied(),
+            context_tokens,
+            stopped_early: gaps_skipped,
+        };
+        let decided = stop::decide(&facts, &self.config);
+        let stop = decided.stop();
+        let why = decided.why(&facts, &self.config);
+        self.history.push(top_mean);
+        if self.cycle == 1 {
+            self.cap_later_cycles(&ranked);
+        }
+        self.done = stop;
+        self.evaluated = true;
+        let decision = format!("{}: {why}", decided.kind().as_str());
+        let evaluations = self.evaluations();
+        self.trace.push(Cycle {
+            cycle: self.cycle,
+            query: self.query.clone(),
+            top: ranked
+                .iter()
+                .take(5)
+                .map(|(p, k)| Scored {
+                    path: p.clone(),
+                    relevance: k.relevance,
+                })
+                .collect(),
+            gaps: self.gaps.clone(),
+            decision: decision.clone(),
+        });
+        Ok(EvaluateOutput {
+            session_id: self.id.clone(),
+            cycle: self.cycle,
+            evaluations,
+            gaps: self.gaps.clone(),
+            high_count,
+            decision: decided.kind().as_str().to_string(),
+        })
+    }
+
+    /// Applies the agent's judgments: a judged file's relevance is the agent's.
+    fn judge(&mut self, judgments: &[Judgment]) -> Result<()> {
         for j in judgments {
             if !(0.0..=1.0).contains(&j.relevance) {
                 return Err(Error::InvalidJudgment {
@@ -60,13 +125,13 @@ impl Session {
                 });
             }
         }
-        let ranked = self.ranked();
-        let threshold = self.config.high_threshold;
-        let high_count = ranked
-            .iter()
-            .filter(|(_, k)| k.relevance >= threshold)
-            .count();
+        Ok(())
+    }
 
+    /// Chooses the snippets of the files in context and finds the gaps, unless
+    /// the call must stop (then says why). Returns the snippets' tokens.
+    fn context_and_gaps(&mut self, ranked: &[(String, Kept)]) -> (usize, Option<StopReason>) {
+        let threshold = self.config.high_threshold;
         // Gaps from the files in context: the best `limit`, the files an answer returns.
         let context_paths: Vec<(String, bool)> = ranked
             .iter()
@@ -111,11 +176,6 @@ impl Session {
         // Agent-reported gaps stay open until the agent's next judgments.
         gaps.append(&mut self.agent_gaps);
         self.gaps = gaps;
-
-        let top_mean = {
-            let n = self.config.min_high.max(1);
-            ranked.iter().take(n).map(|(_, k)| k.relevance).sum::<f64>() / n as f64
-        };
         let context_tokens: usize = snippets
             .iter()
             .flatten()
@@ -127,49 +187,12 @@ impl Session {
             .map(|(p, _)| p)
             .zip(snippets)
             .collect();
-        if !ranked.is_empty() {
-            if let Some(reason) = gaps_skipped {
-                let place = format!("in cycle {} before the gap search", self.cycle);
-                self.note_skipped(reason, &place, "no gaps were looked for");
-            }
-        }
-        let facts = CycleFacts {
-            cycle: self.cycle,
-            ranked: ranked.len(),
-            high_count,
-            critical_gaps: self.gaps.iter().filter(|g| g.critical).count(),
-            top_mean,
-            previous_top_mean: self.history.last().copied(),
-            context_tokens,
-            stopped_early: gaps_skipped,
-        };
-        let decided = stop::decide(&facts, &self.config);
-        let stop = decided.stop();
-        let why = decided.why(&facts, &self.config);
-        self.history.push(top_mean);
-        if self.cycle == 1 {
-            // Later cycles may add files, but not above the first cycle's best
-            // `max(min_high, 5)` files: the first answer's top stays as it was.
-            // Inserting gap-closing files after the best 3 cost Acc@5 on the
-            // development set (sympy-18211: 79.7 after cycle 1, 79.1 after 3).
-            // Whatever their tier: a low-tier file at rank 5 was the gold file
-            // in that task.
-            self.later_cap = ranked
-                .iter()
-                .take(self.config.min_high.max(FIRST_ANSWER))
-                .map(|(_, k)| k.relevance)
-                .next_back()
-                .map(|r| (r - 0.001).max(0.0));
-            self.tail_cap = ranked
-                .iter()
-                .take(self.config.limit)
-                .map(|(_, k)| k.relevance)
-                .next_back()
-                .map(|r| (r - 0.001).max(0.0));
-        }
-        self.done = stop;
-        self.evaluated = true;
-        let decision = format!("{}: {why}", decided.kind().as_str());
+        (context_tokens, gaps_skipped)
+    }
+
+    /// Every candidate of the cycle with its relevance now, remembered as returned.
+    fn evaluations(&mut self) -> Vec<File> {
+        let threshold = self.config.high_threshold;
         let evaluations: Vec<File> = self
             .candidates
             .iter()
@@ -185,27 +208,28 @@ impl Session {
         for f in &evaluations {
             self.returned.insert(f.path.clone(), f.relevance);
         }
-        self.trace.push(Cycle {
-            cycle: self.cycle,
-            query: self.query.clone(),
-            top: ranked
-                .iter()
-                .take(5)
-                .map(|(p, k)| Scored {
-                    path: p.clone(),
-                    relevance: k.relevance,
-                })
-                .collect(),
-            gaps: self.gaps.clone(),
-            decision: decision.clone(),
-        });
-        Ok(EvaluateOutput {
-            session_id: self.id.clone(),
-            cycle: self.cycle,
-            evaluations,
-            gaps: self.gaps.clone(),
-            high_count,
-            decision: decided.kind().as_str().to_string(),
-        })
+        evaluations
+    }
+
+    /// Caps what later cycles may add (see the comment inside).
+    fn cap_later_cycles(&mut self, ranked: &[(String, Kept)]) {
+        // Later cycles may add files, but not above the first cycle's best
+        // `max(min_high, 5)` files: the first answer's top stays as it was.
+        // Inserting gap-closing files after the best 3 cost Acc@5 on the
+        // development set (sympy-18211: 79.7 after cycle 1, 79.1 after 3).
+        // Whatever their tier: a low-tier file at rank 5 was the gold file
+        // in that task.
+        self.later_cap = ranked
+            .iter()
+            .take(self.config.min_high.max(FIRST_ANSWER))
+            .map(|(_, k)| k.relevance)
+            .next_back()
+            .map(|r| (r - 0.001).max(0.0));
+        self.tail_cap = ranked
+            .iter()
+            .take(self.config.limit)
+            .map(|(_, k)| k.relevance)
+            .next_back()
+            .map(|r| (r - 0.001).max(0.0));
     }
 }

@@ -18,7 +18,45 @@ impl Session {
     ) -> RefineOutput {
         let mut added = Added::default();
         let mut excluded = Vec::new();
-        let threshold = self.config.high_threshold;
+        self.target_gaps(&mut added);
+        self.focus_on_highs(&mut added);
+        self.exclude_low(&mut excluded);
+        for k in keywords {
+            if !k.trim().is_empty() && !self.query.keywords.contains(k) {
+                self.query.keywords.push(k.clone());
+                added.keywords.push(format!("{k}: from the agent"));
+            }
+        }
+        extend(&mut self.query.patterns, patterns);
+        for e in excludes {
+            if !self.query.excludes.contains(e) {
+                self.query.excludes.push(e.clone());
+                excluded.push(format!("{e}: from the agent"));
+            }
+        }
+        RefineOutput {
+            session_id: self.id.clone(),
+            cycle: self.cycle + 1,
+            query: self.query.clone(),
+            added,
+            excluded,
+            done: self.done.is_some(),
+            stop_reason: self.done,
+            files: self
+                .ranked()
+                .into_iter()
+                .take(self.config.limit)
+                .map(|(p, k)| Scored {
+                    path: p,
+                    relevance: k.relevance,
+                })
+                .collect(),
+        }
+    }
+
+    /// Each gap's symbol becomes a keyword and the files that close it focus
+    /// areas with a relevance floor.
+    fn target_gaps(&mut self, added: &mut Added) {
         for g in &self.gaps {
             let strategy = match g.kind.as_str() {
                 "undefined_symbol" => "dependency",
@@ -52,6 +90,11 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// The directory of each high file becomes a focus area with a boost.
+    fn focus_on_highs(&mut self, added: &mut Added) {
+        let threshold = self.config.high_threshold;
         let highs: Vec<String> = self
             .ranked()
             .into_iter()
@@ -74,6 +117,10 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// Confidently low candidates (below 0.3, at most 10) are excluded.
+    fn exclude_low(&mut self, excluded: &mut Vec<String>) {
         for p in &self.candidates {
             let Some(k) = self.files.get(p) else { continue };
             let wanted = self.query.focus_areas.contains(p);
@@ -85,37 +132,6 @@ impl Session {
                 excluded.push(format!("{p}: relevance {:.2}", k.relevance));
                 self.query.excludes.push(p.clone());
             }
-        }
-        for k in keywords {
-            if !k.trim().is_empty() && !self.query.keywords.contains(k) {
-                self.query.keywords.push(k.clone());
-                added.keywords.push(format!("{k}: from the agent"));
-            }
-        }
-        extend(&mut self.query.patterns, patterns);
-        for e in excludes {
-            if !self.query.excludes.contains(e) {
-                self.query.excludes.push(e.clone());
-                excluded.push(format!("{e}: from the agent"));
-            }
-        }
-        RefineOutput {
-            session_id: self.id.clone(),
-            cycle: self.cycle + 1,
-            query: self.query.clone(),
-            added,
-            excluded,
-            done: self.done.is_some(),
-            stop_reason: self.done,
-            files: self
-                .ranked()
-                .into_iter()
-                .take(self.config.limit)
-                .map(|(p, k)| Scored {
-                    path: p,
-                    relevance: k.relevance,
-                })
-                .collect(),
         }
     }
 }
