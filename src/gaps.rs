@@ -12,7 +12,7 @@
 use crate::corpus::{holders_many, Doc};
 use crate::lang::Reference;
 use crate::query::TaskQuery;
-use crate::types::{Gap, Snippet};
+use crate::types::{Gap, GapKind, Snippet};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
@@ -152,11 +152,10 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
             let parent = r.kind == "implementation";
             found.push(Gap {
                 kind: if parent {
-                    "missing_parent"
+                    GapKind::MissingParent
                 } else {
-                    "undefined_symbol"
-                }
-                .into(),
+                    GapKind::UndefinedSymbol
+                },
                 description: format!(
                     "`{}` is {} by {} but defined in {}",
                     r.name,
@@ -196,7 +195,7 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
         for (t, held) in uncovered.into_iter().zip(holders_many(&all, &names, 5)) {
             let holders: Vec<String> = held.into_iter().map(|i| paths[i].clone()).collect();
             gaps.push(Gap {
-                kind: "uncovered_concept".into(),
+                kind: GapKind::UncoveredConcept,
                 description: format!("no file in context mentions `{}`", t.text),
                 symbol: Some(t.text.clone()),
                 referenced_from: None,
@@ -250,7 +249,7 @@ fn config_gaps(
                     continue;
                 }
                 gaps.push(Gap {
-                    kind: "config_file".into(),
+                    kind: GapKind::ConfigFile,
                     description: format!("{} reads the configuration file `{lit}`", c.path),
                     symbol: Some(lit.to_string()),
                     referenced_from: Some(format!("{}:{}", c.path, i + 1)),

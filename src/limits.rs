@@ -38,7 +38,7 @@ impl Limits {
             _ => "cancelled by the client".to_string(),
         };
         Truncated {
-            reason: reason.as_str().to_string(),
+            reason,
             detail: format!("{what} {place}; the files are the best found so far"),
         }
     }

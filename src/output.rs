@@ -305,7 +305,7 @@ mod tests {
         assert!(!render_text(&out).contains("stopped early"));
         let detail = "deadline of 10 ms passed in cycle 1 while reading files: 3 of 9 read";
         out.truncated = Some(crate::types::Truncated {
-            reason: "deadline".into(),
+            reason: crate::types::StopReason::Deadline,
             detail: detail.into(),
         });
         assert!(render_text(&out).contains(&format!("stopped early: {detail}")));

@@ -77,7 +77,8 @@ pub struct Gap {
     /// definitions is defined elsewhere), `config_file` (a high file names a
     /// configuration file not in context), `uncovered_concept` (a query concept no
     /// high file covers) or `agent_reported` (from an agent's `missing_context`).
-    pub kind: String,
+    #[schemars(with = "String")]
+    pub kind: GapKind,
     /// One sentence saying what is missing.
     pub description: String,
     /// The identifier concerned, when there is one.
@@ -90,6 +91,40 @@ pub struct Gap {
     pub suggested_paths: Vec<String>,
     /// When true the loop cannot be called sufficient while this gap is open.
     pub critical: bool,
+}
+
+/// What kind of context a [`Gap`] says is missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GapKind {
+    /// A high file uses an identifier defined in a file not in context.
+    UndefinedSymbol,
+    /// A base class or trait of a high file's definitions is defined elsewhere.
+    MissingParent,
+    /// A high file names a configuration file not in context.
+    ConfigFile,
+    /// A query concept no high file covers.
+    UncoveredConcept,
+    /// From an agent's `missing_context`.
+    AgentReported,
+}
+
+impl GapKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GapKind::UndefinedSymbol => "undefined_symbol",
+            GapKind::MissingParent => "missing_parent",
+            GapKind::ConfigFile => "config_file",
+            GapKind::UncoveredConcept => "uncovered_concept",
+            GapKind::AgentReported => "agent_reported",
+        }
+    }
+}
+
+impl std::fmt::Display for GapKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// What one DISPATCH searches with.
@@ -168,7 +203,8 @@ pub struct Skipped {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Truncated {
     /// `deadline` or `cancelled`.
-    pub reason: String,
+    #[schemars(with = "String")]
+    pub reason: StopReason,
     /// Where the work stopped, e.g. "deadline of 100 ms passed in cycle 1 while
     /// reading files: 3,120 of 78,258 read".
     pub detail: String,
@@ -221,6 +257,12 @@ impl StopReason {
     }
 }
 
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// What `evaluate` says the agent should do next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -237,6 +279,12 @@ impl DecisionKind {
             DecisionKind::Finalize => "finalize",
             DecisionKind::Refine => "refine",
         }
+    }
+}
+
+impl std::fmt::Display for DecisionKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -296,7 +344,8 @@ pub struct EvaluateOutput {
     /// Number of files in the session at or above the high threshold.
     pub high_count: usize,
     /// `finalize` (enough context) or `refine` (call `refine`, then `dispatch`).
-    pub decision: String,
+    #[schemars(with = "String")]
+    pub decision: DecisionKind,
 }
 
 /// What `refine` added to the query.

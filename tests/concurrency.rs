@@ -118,7 +118,7 @@ fn the_engine_stops_on_cancellation_and_says_the_answer_is_partial() {
         .expect("a cancelled call still answers");
     assert_eq!(out.stop_reason, StopReason::Cancelled);
     let truncated = out.truncated.expect("marked truncated");
-    assert_eq!(truncated.reason, "cancelled");
+    assert_eq!(truncated.reason, StopReason::Cancelled);
     assert!(truncated.detail.contains("cycle 1"), "{}", truncated.detail);
     assert_eq!(out.cycles.len(), 1, "no cycle starts after cancellation");
     assert_eq!(

@@ -82,7 +82,7 @@ impl Session {
             evaluations,
             gaps: self.gaps.clone(),
             high_count,
-            decision: decided.kind().as_str().to_string(),
+            decision: decided.kind(),
         })
     }
 
@@ -116,7 +116,7 @@ impl Session {
             }
             if let Some(m) = j.missing_context.as_ref().filter(|m| !m.trim().is_empty()) {
                 self.agent_gaps.push(Gap {
-                    kind: "agent_reported".into(),
+                    kind: GapKind::AgentReported,
                     description: m.clone(),
                     symbol: None,
                     referenced_from: Some(path.clone()),

@@ -255,7 +255,7 @@ pub(crate) mod tests {
         let e = s.evaluate(&[]).unwrap();
         assert_eq!(s.done, Some(StopReason::Deadline));
         assert!(e.gaps.is_empty());
-        assert!(e.decision.starts_with("finalize"), "{}", e.decision);
+        assert_eq!(e.decision, DecisionKind::Finalize);
         let detail = &s.truncated.as_ref().expect("a truncated note").detail;
         assert!(detail.contains("no gaps were looked for"), "{detail}");
     }

@@ -7,6 +7,27 @@ use crate::types::*;
 /// Share of the best raw score given to files next to a high file.
 const DIR_FOCUS_BOOST: f64 = 0.05;
 
+/// How `refine` targets a gap (named in `added.focus_areas`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Strategy {
+    /// Find the file that defines what a high file uses.
+    Dependency,
+    /// Find the file that defines a high file's base class or trait.
+    Parent,
+    /// Find the configuration file a high file names.
+    Config,
+}
+
+impl Strategy {
+    fn as_str(self) -> &'static str {
+        match self {
+            Strategy::Dependency => "dependency",
+            Strategy::Parent => "parent",
+            Strategy::Config => "config",
+        }
+    }
+}
+
 impl Session {
     /// REFINE: target the gaps, focus on the high files' neighbourhood, exclude
     /// confidently low candidates, plus what the agent adds.
@@ -58,35 +79,38 @@ impl Session {
     /// areas with a relevance floor.
     fn target_gaps(&mut self, added: &mut Added) {
         for g in &self.gaps {
-            let strategy = match g.kind.as_str() {
-                "undefined_symbol" => "dependency",
-                "missing_parent" => "parent",
-                "config_file" => "config",
-                _ => continue,
+            let strategy = match g.kind {
+                GapKind::UndefinedSymbol => Strategy::Dependency,
+                GapKind::MissingParent => Strategy::Parent,
+                GapKind::ConfigFile => Strategy::Config,
+                GapKind::UncoveredConcept | GapKind::AgentReported => continue,
             };
             let Some(sym) = &g.symbol else { continue };
             let from = g.referenced_from.as_deref().unwrap_or("a high file");
-            if strategy != "config" && !self.query.keywords.contains(sym) {
+            if strategy != Strategy::Config && !self.query.keywords.contains(sym) {
                 self.query.keywords.push(sym.clone());
                 self.feedback.push(sym.clone());
-                added
-                    .keywords
-                    .push(format!("{sym}: {strategy} of a high file ({from})"));
+                added.keywords.push(format!(
+                    "{sym}: {} of a high file ({from})",
+                    strategy.as_str()
+                ));
             }
             for p in &g.suggested_paths {
                 if !self.query.focus_areas.contains(p) {
                     self.query.focus_areas.push(p.clone());
                     let why = match strategy {
-                        "dependency" => format!("defines `{sym}`, used at {from}"),
-                        "parent" => {
+                        Strategy::Dependency => format!("defines `{sym}`, used at {from}"),
+                        Strategy::Parent => {
                             format!("defines `{sym}`, the parent of a definition at {from}")
                         }
-                        _ => format!("configuration file named at {from}"),
+                        Strategy::Config => format!("configuration file named at {from}"),
                     };
                     self.focus
                         .floors
                         .push((p.clone(), self.weights.gap_floor, why.clone()));
-                    added.focus_areas.push(format!("{p}: {strategy} — {why}"));
+                    added
+                        .focus_areas
+                        .push(format!("{p}: {} — {why}", strategy.as_str()));
                 }
             }
         }
