@@ -174,6 +174,28 @@ pub struct Scored {
     pub neighbour: bool,
     /// Whether a prior below 1 (test file, docs, ...) scaled this file's score.
     pub prior_applied: bool,
+    /// Set when the task names this file or its module: calibration reads
+    /// this, and its reason is rendered from it.
+    pub named: Option<Named>,
+}
+
+/// How the task names a file (explicit evidence).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Named {
+    /// The task names the file by a path it ends with.
+    File(String),
+    /// The task names the module (`a/b` for `a.b`) the file is.
+    Module(String),
+}
+
+impl Named {
+    /// The reason a file shows for this evidence.
+    pub fn reason(&self) -> String {
+        match self {
+            Named::File(p) => format!("task names the file `{p}`"),
+            Named::Module(m) => format!("task names the module `{}`", m.replace('/', ".")),
+        }
+    }
 }
 
 /// A document to score: its path and contents, and whether the cycle's globs let it through.
@@ -272,6 +294,7 @@ pub fn score(
                 lexical: bm25,
                 neighbour: false,
                 prior_applied: false,
+                named: None,
             })
         })
         .collect();
@@ -583,12 +606,16 @@ fn explicit_pass(
         }
         let mut add = 0.0;
         let mut reasons = Vec::new();
+        let mut named = None;
         if let Some(p) = q.paths.iter().find(|p| ends_with_path(c.rel, p)) {
             add += w.explicit * best;
-            reasons.push(format!("task names the file `{p}`"));
+            named = Some(Named::File(p.clone()));
         } else if let Some(m) = q.modules.iter().find(|m| is_module_file(c.rel, m)) {
             add += w.explicit * best * 0.8;
-            reasons.push(format!("task names the module `{}`", m.replace('/', ".")));
+            named = Some(Named::Module(m.clone()));
+        }
+        if let Some(n) = &named {
+            reasons.push(n.reason());
         }
         for (key, boost, why) in &focus.boosts {
             let hit = if key.ends_with('/') {
@@ -616,11 +643,15 @@ fn explicit_pass(
                     lexical: 0.0,
                     neighbour: false,
                     prior_applied: false,
+                    named: None,
                 });
                 scored.len() - 1
             });
             scored[pos].raw += add;
             scored[pos].reasons.extend(reasons);
+            if named.is_some() {
+                scored[pos].named = named;
+            }
         }
     }
 }
@@ -745,7 +776,7 @@ fn calibrate(
                 .map(|(_, m)| m)
                 .sum::<f64>()
                 / total;
-            let named = s.reasons.iter().any(|r| r.starts_with("task names"));
+            let named = s.named.is_some();
             let strong = if named || !s.defines.is_empty() {
                 1.0
             } else {
@@ -813,5 +844,53 @@ mod tests {
         assert!(is_module_file("pkg/sub/__init__.py", "pkg/sub"));
         assert!(!is_module_file("self.py", "self/assertEqual"));
         assert!(!is_module_file("a/expr.py", "b/expr"));
+    }
+
+    #[test]
+    fn a_file_the_task_names_carries_that_evidence_and_its_reason() {
+        let docs: Vec<Arc<Doc>> = [
+            (
+                "src/billing/ledger.py",
+                "def post(entry):\n    return entry\n",
+            ),
+            (
+                "src/auth/token.py",
+                "def expiry(token):\n    return token.exp\n",
+            ),
+        ]
+        .iter()
+        .map(|(rel, text)| Arc::new(Doc::for_test(rel, text)))
+        .collect();
+        let rels = ["src/billing/ledger.py", "src/auth/token.py"];
+        let cands: Vec<Candidate> = rels
+            .iter()
+            .zip(&docs)
+            .map(|(rel, doc)| Candidate {
+                rel,
+                doc,
+                allowed: true,
+            })
+            .collect();
+        let q = TaskQuery::new("token expiry is wrong in billing/ledger.py", &[]);
+        let scored = score(&cands, &q, &Focus::default(), &Weights::default(), false);
+        let ledger = scored
+            .iter()
+            .find(|s| s.idx == 0)
+            .expect("the named file is scored");
+        assert_eq!(ledger.named, Some(Named::File("billing/ledger.py".into())));
+        assert!(
+            ledger
+                .reasons
+                .contains(&"task names the file `billing/ledger.py`".to_string()),
+            "{:?}",
+            ledger.reasons
+        );
+        let token = scored
+            .iter()
+            .find(|s| s.idx == 1)
+            .expect("token.py matches");
+        assert_eq!(token.named, None);
+        // Named evidence makes a file direct (high tier) whatever its words.
+        assert!(ledger.relevance >= 0.7, "{}", ledger.relevance);
     }
 }
