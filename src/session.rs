@@ -17,7 +17,7 @@ use crate::query::TaskQuery;
 use crate::score::{self, Candidate, Focus, Weights};
 use crate::tools::evaluate::Judgment;
 use crate::types::*;
-use crate::walk::{walk_counting, Filter};
+use crate::walk::{walk_counting, DependencyDirs, Filter};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -194,7 +194,8 @@ impl Session {
                 (loaded, None, t0.elapsed())
             }
             _ => {
-                let (entries, refused) = walk_counting(&self.config.root, &stop);
+                let deps = DependencyDirs::reopened_by(&self.query.patterns);
+                let (entries, refused) = walk_counting(&self.config.root, &stop, &deps);
                 self.links_not_followed = refused;
                 let walk_stopped = limits.hit();
                 let t_walk = t0.elapsed();

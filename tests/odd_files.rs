@@ -11,7 +11,7 @@ use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::dispatch::DispatchParams;
 use ctxloop::tools::evaluate::{EvaluateParams, Judgment};
 use ctxloop::tools::retrieve::RetrieveParams;
-use ctxloop::types::RetrieveOutput;
+use ctxloop::types::{RetrieveOutput, Tier};
 use ctxloop::walk::walk;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
@@ -296,4 +296,106 @@ fn windows_separators_in_globs_roots_and_judgments_are_normalised() {
         .iter()
         .find(|f| f.path == "src/users/profile.py");
     assert_eq!(judged.map(|f| f.relevance), Some(0.95));
+}
+
+/// `src/auth.js` and `copies` files under `dir` that mention the same words.
+fn package_flood(root: &Path, dir: &str, copies: usize) {
+    write(
+        root,
+        "src/auth.js",
+        "// Refresh the session token when it expires.\n\
+         export function refreshToken(session) {\n  \
+           if (session.expires < Date.now()) {\n    \
+             session.token = fetchNewToken(session);\n  \
+           }\n  return session.token;\n}\n",
+    );
+    for i in 0..copies {
+        write(
+            root,
+            &format!("{dir}/pkg{i}/lib/token{i}.js"),
+            format!(
+                "function token{i}(s) {{ // refresh session token; expires\n  \
+                 return s.refresh && s.session && s.expires && s.token;\n}}\n\
+                 module.exports = token{i};\n"
+            ),
+        );
+    }
+}
+
+const FLOOD_TASK: &str = "refresh the session token when it expires";
+
+#[test]
+fn dependency_directories_are_skipped_outside_git_unless_an_include_names_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    package_flood(p, "node_modules", 40);
+    write(
+        p,
+        "vendor/lib/token.js",
+        "// refresh session token expires\n",
+    );
+    write(
+        p,
+        "third_party/t/token.js",
+        "// refresh session token expires\n",
+    );
+    write(
+        p,
+        "venv/lib/python3.12/site-packages/t/token.py",
+        "# refresh session token expires\n",
+    );
+    assert!(!p.join(".git").exists() && !p.join(".gitignore").exists());
+    let engine = Engine::new(EngineOptions::default());
+    let out = retrieve(&engine, p, FLOOD_TASK);
+    assert_eq!(paths(&out), ["src/auth.js"]);
+    assert_eq!(out.stats.files_walked, 1, "{:?}", out.stats);
+
+    // An include glob naming the directory walks it; its files rank below
+    // first-party code that matches as well (the vendored-code prior).
+    let out = engine
+        .retrieve(RetrieveParams {
+            task: FLOOD_TASK.into(),
+            root: Some(p.to_string_lossy().into_owned()),
+            patterns: vec!["node_modules/**".into(), "src/**".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(out.stats.files_walked, 41, "{:?}", out.stats);
+    assert_eq!(paths(&out)[0], "src/auth.js");
+    assert!(
+        paths(&out)[1].starts_with("node_modules/"),
+        "{:?}",
+        paths(&out)
+    );
+}
+
+#[test]
+fn a_file_whose_bm25_is_zero_is_never_high() {
+    // Not a dependency directory: every one of the 300 files holds every
+    // task term, so each term's IDF (and every BM25) is about 0, while each
+    // file is as close to the best one as can be.
+    let dir = tempfile::tempdir().unwrap();
+    package_flood(dir.path(), "generated", 300);
+    let out = retrieve(
+        &Engine::new(EngineOptions::default()),
+        dir.path(),
+        FLOOD_TASK,
+    );
+    assert!(!out.files.is_empty());
+    for f in &out.files {
+        let bm25 = f.reasons.iter().find(|r| r.starts_with("BM25 "));
+        assert!(
+            bm25.is_some_and(|r| r.starts_with("BM25 0.0:")),
+            "{:?}",
+            f.reasons
+        );
+        assert!(
+            f.tier == Tier::Low,
+            "{} is {:?} {} on BM25 0.0: {:?}",
+            f.path,
+            f.tier,
+            f.relevance,
+            f.reasons
+        );
+    }
 }
