@@ -492,9 +492,7 @@ fn read_doc(entry: &Entry, wanted: (&TermSet, &[(u64, &str)])) -> Result<Arc<Doc
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(Skip::TooLarge);
     }
-    if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
-        return Err(Skip::Binary);
-    }
+    let bytes = decode(bytes)?;
     // Minified: mean line length (bytes / lines, lines = newlines + 1) above
     // MINIFIED_MEAN_LINE, i.e. fewer than len / (MINIFIED_MEAN_LINE + 1)
     // newlines. Counting stops once there are that many (SIMD memchr): a
@@ -511,6 +509,50 @@ fn read_doc(entry: &Entry, wanted: (&TermSet, &[(u64, &str)])) -> Result<Arc<Doc
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
     Ok(Arc::new(Doc::new(&entry.rel, text, Some(wanted))))
+}
+
+/// A file's bytes as text to index: UTF-16 with a byte-order mark (FF FE
+/// little-endian, FE FF big-endian; Windows editors write `.cs`, `.ps1` and
+/// `.rc` files so) is decoded to UTF-8 without its mark (unpaired surrogates
+/// and an odd last byte become U+FFFD); anything else is returned as it is,
+/// to be decoded as UTF-8, lossily. Binary: a NUL in the first 8 KiB (of the
+/// decoded text for UTF-16). Lines stay lines: UTF-16 `\n` and `\r\n` decode
+/// to the same bytes as in UTF-8, so snippet line numbers are the file's.
+fn decode(bytes: Vec<u8>) -> Result<Vec<u8>, Skip> {
+    let big_endian = match bytes.get(..4) {
+        // FF FE 00 00 is UTF-32's little-endian mark: not decoded (binary).
+        Some([0xFF, 0xFE, 0, 0]) => None,
+        _ => match bytes.get(..2) {
+            Some([0xFF, 0xFE]) => Some(false),
+            Some([0xFE, 0xFF]) => Some(true),
+            _ => None,
+        },
+    };
+    let bytes = match big_endian {
+        None => bytes,
+        Some(be) => {
+            let body = &bytes[2..];
+            let units = body.chunks_exact(2).map(|u| {
+                let u = [u[0], u[1]];
+                if be {
+                    u16::from_be_bytes(u)
+                } else {
+                    u16::from_le_bytes(u)
+                }
+            });
+            let mut text: String = char::decode_utf16(units)
+                .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+                .collect();
+            if body.len() % 2 == 1 {
+                text.push(char::REPLACEMENT_CHARACTER);
+            }
+            text.into_bytes()
+        }
+    };
+    if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+        return Err(Skip::Binary);
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -546,6 +588,42 @@ mod tests {
         assert_eq!(kind("bundle.js"), Some(Skip::Minified));
         assert_eq!(kind("big.txt"), Some(Skip::TooLarge));
         assert_eq!(kind("latin1.py"), None, "non-UTF-8 text is decoded lossily");
+    }
+
+    fn utf16(text: &str, big_endian: bool) -> Vec<u8> {
+        let mut out = if big_endian {
+            vec![0xFE, 0xFF]
+        } else {
+            vec![0xFF, 0xFE]
+        };
+        for u in text.encode_utf16() {
+            out.extend(if big_endian {
+                u.to_be_bytes()
+            } else {
+                u.to_le_bytes()
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn utf16_with_a_byte_order_mark_is_decoded() {
+        let text = "# café\r\ndef frobnicate_widget():\r\n    return '✓'\n";
+        for be in [false, true] {
+            let got = decode(utf16(text, be)).unwrap();
+            assert_eq!(String::from_utf8(got).unwrap(), text, "big endian: {be}");
+        }
+        // An unpaired surrogate and an odd last byte become U+FFFD.
+        let mut bytes = vec![0xFF, 0xFE, b'a', 0, 0x00, 0xD8, b'b', 0, b'c'];
+        assert_eq!(
+            String::from_utf8(decode(bytes.clone()).unwrap()).unwrap(),
+            "a\u{FFFD}b\u{FFFD}"
+        );
+        // Without a mark, or UTF-16 that decodes to NULs, it is binary.
+        bytes[0] = b'x';
+        assert_eq!(decode(bytes), Err(Skip::Binary));
+        assert_eq!(decode(vec![0xFF, 0xFE, 0, 0, 1, 0]), Err(Skip::Binary));
+        assert_eq!(decode(b"plain".to_vec()), Ok(b"plain".to_vec()));
     }
 
     fn full_counts(text: &str) -> std::collections::HashMap<u64, u32> {

@@ -399,3 +399,57 @@ fn a_file_whose_bm25_is_zero_is_never_high() {
         );
     }
 }
+
+/// `text` as UTF-16 with a byte-order mark.
+fn utf16(text: &str, big_endian: bool) -> Vec<u8> {
+    let mark: [u8; 2] = if big_endian {
+        [0xFE, 0xFF]
+    } else {
+        [0xFF, 0xFE]
+    };
+    let units = text.encode_utf16().flat_map(|u| {
+        if big_endian {
+            u.to_be_bytes()
+        } else {
+            u.to_le_bytes()
+        }
+    });
+    mark.into_iter().chain(units).collect()
+}
+
+#[test]
+fn utf16_files_with_a_byte_order_mark_are_searched_with_their_line_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let body = |x: &str| {
+        format!(
+            "# -*- coding: utf-16 -*-\r\n# Résumé of widgets\r\n\r\n\
+             def {IDENT}_{x}(w):\r\n    return w.size * 2\r\n"
+        )
+    };
+    write(p, "le.py", utf16(&body("le"), false));
+    write(p, "be.py", utf16(&body("be"), true));
+    write(p, "utf8.py", body("utf8"));
+    let engine = Engine::new(EngineOptions::default());
+    for x in ["le", "be"] {
+        let out = retrieve(&engine, p, &format!("{IDENT}_{x}"));
+        assert_eq!(out.stats.skipped.binary, 0, "{:?}", out.stats.skipped);
+        let file = format!("{x}.py");
+        assert_eq!(paths(&out)[0], file, "{:?}", paths(&out));
+        let f = &out.files[0];
+        let snippet = f
+            .snippets
+            .iter()
+            .find(|s| s.text.contains(&format!("def {IDENT}_{x}(w):")))
+            .unwrap_or_else(|| panic!("{:?}", f.snippets));
+        // The definition is on line 4, as an editor shows it.
+        let line = snippet.start_line
+            + snippet
+                .text
+                .lines()
+                .position(|l| l.starts_with("def "))
+                .unwrap();
+        assert_eq!(line, 4, "{snippet:?}");
+        assert!(!snippet.text.contains('\u{FEFF}') && !snippet.text.contains('\0'));
+    }
+}
