@@ -1,10 +1,13 @@
-//! File contents and their index statistics, cached by (path, size, mtime).
+//! File contents and their index statistics, cached by (path, size, mtime,
+//! ctime, inode).
 //!
 //! A [`Doc`] is built once per version of a file: lossily decoded text, its
 //! length in bytes (BM25 document length), the terms of its path, and lazily
-//! its tree-sitter symbols and full term counts. The cache key includes size
-//! and mtime, so an edited file is re-read on the next call and never served
-//! stale.
+//! its tree-sitter symbols and full term counts. The cache key includes size,
+//! mtime, ctime and (device, inode), so an edited file is re-read on the next
+//! call and never served stale, even when it was rewritten to the same size
+//! and its mtime set back (`cp -p`, `rsync -t`, `tar -x` do that; the ctime
+//! cannot be set back by a user program).
 //!
 //! No file is tokenized whole to be indexed. The counts of a few terms come
 //! from [`TermSet::count`]: a case-folded Aho-Corasick scan for those terms,
@@ -162,7 +165,17 @@ impl Doc {
     }
 }
 
-type Key = (u64, Option<SystemTime>);
+/// (size, mtime, ctime, (device, inode)) of a file version.
+type Key = (
+    u64,
+    Option<SystemTime>,
+    Option<(i64, i64)>,
+    Option<(u64, u64)>,
+);
+
+fn key(e: &Entry) -> Key {
+    (e.size, e.mtime, e.ctime, e.file_id)
+}
 type Cached = (Key, Result<Arc<Doc>, Skip>);
 
 /// Process-wide cache of file versions.
@@ -188,8 +201,8 @@ pub struct Loaded {
 }
 
 impl Corpus {
-    /// Loads every entry, reading only files whose (size, mtime) changed since
-    /// the last call. Runs on all cores.
+    /// Loads every entry, reading only files whose (size, mtime, ctime, inode)
+    /// changed since the last call. Runs on all cores.
     /// Files read now are indexed with the counts of `wanted` (the query's
     /// terms, distinct) in the same pass.
     /// Once `stop` returns true the remaining files are not read (`NotRead`).
@@ -208,7 +221,7 @@ impl Corpus {
                     cache
                         .map
                         .get(&e.abs)
-                        .filter(|(k, _)| *k == (e.size, e.mtime))
+                        .filter(|(k, _)| *k == key(e))
                         .map(|(_, d)| d.clone())
                 })
                 .collect()
@@ -230,7 +243,7 @@ impl Corpus {
             .iter()
             .filter(|l| !matches!(l.doc, Err(Skip::NotRead)))
         {
-            let new = ((l.entry.size, l.entry.mtime), l.doc.clone());
+            let new = (key(&l.entry), l.doc.clone());
             let added = cost(&l.doc);
             if let Some((_, old)) = cache.map.insert(l.entry.abs.clone(), new) {
                 cache.bytes = cache.bytes.saturating_sub(cost(&old));

@@ -41,6 +41,12 @@ pub struct Entry {
     pub abs: PathBuf,
     pub size: u64,
     pub mtime: Option<SystemTime>,
+    /// Status-change time (seconds, nanoseconds), where the platform has
+    /// one: unlike the mtime, no user program can set it back.
+    pub ctime: Option<(i64, i64)>,
+    /// (device, inode), where the platform has them: a file replaced by
+    /// another (an editor's save by rename) is a new file.
+    pub file_id: Option<(u64, u64)>,
 }
 
 /// Every regular file under `root` that the ignore rules let through, sorted by
@@ -207,6 +213,17 @@ fn file_id(_: &std::fs::Metadata) -> FileId {
     None
 }
 
+#[cfg(unix)]
+fn ctime(meta: &std::fs::Metadata) -> Option<(i64, i64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.ctime(), meta.ctime_nsec()))
+}
+
+#[cfg(not(unix))]
+fn ctime(_: &std::fs::Metadata) -> Option<(i64, i64)> {
+    None
+}
+
 /// Drops the extra paths of files reached more than once through the
 /// followed `links` (`files` is sorted by path). Of each group the paths that
 /// go through no link are kept (hard links are paths of their own); when every
@@ -264,7 +281,8 @@ fn rel_path(rel: &Path) -> String {
 
 fn entry_of(root: &Path, path: &Path) -> Option<(Entry, FileId)> {
     let rel = rel_path(path.strip_prefix(root).ok()?);
-    // The target's size and mtime (for a link, not the link's own): the cache key.
+    // The target's size, mtime, ctime and inode (for a link, not the link's
+    // own): the cache key.
     let meta = std::fs::metadata(path).ok();
     let id = meta.as_ref().and_then(file_id);
     Some((
@@ -272,6 +290,8 @@ fn entry_of(root: &Path, path: &Path) -> Option<(Entry, FileId)> {
             rel,
             abs: path.to_path_buf(),
             size: meta.as_ref().map_or(0, |m| m.len()),
+            ctime: meta.as_ref().and_then(ctime),
+            file_id: id,
             mtime: meta.and_then(|m| m.modified().ok()),
         },
         id,

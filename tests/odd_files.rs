@@ -242,6 +242,21 @@ fn an_edited_file_is_never_served_stale() {
     let out = retrieve(&engine, dir.path(), "sigmablargh");
     assert_eq!(paths(&out)[0], "lib.py");
     assert!(snippet_text(&out, "lib.py").contains("sigmablargh"));
+
+    // Same size and the same mtime, set back after the rewrite (`cp -p`,
+    // `rsync -t`, `tar -x`): the ctime (and, for a replaced file, the inode)
+    // still tells the versions apart.
+    std::fs::write(&f, "def thetavorpal():\n    return 1\n").unwrap();
+    set_mtime(old + Duration::from_secs(60));
+    let out = retrieve(&engine, dir.path(), "thetavorpal");
+    assert_eq!(paths(&out).first(), Some(&"lib.py"), "served stale");
+    assert!(snippet_text(&out, "lib.py").contains("thetavorpal"));
+    let replacement = dir.path().join("lib.py.new");
+    std::fs::write(&replacement, "def kappawhelks():\n    return 1\n").unwrap();
+    std::fs::rename(&replacement, &f).unwrap();
+    set_mtime(old + Duration::from_secs(60));
+    let out = retrieve(&engine, dir.path(), "kappawhelks");
+    assert_eq!(paths(&out).first(), Some(&"lib.py"), "served stale");
 }
 
 #[test]
