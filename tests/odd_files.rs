@@ -468,3 +468,64 @@ fn utf16_files_with_a_byte_order_mark_are_searched_with_their_line_numbers() {
         assert!(!snippet.text.contains('\u{FEFF}') && !snippet.text.contains('\0'));
     }
 }
+
+/// Every gap symbol of a retrieve answer, from every cycle and the end.
+fn gap_symbols(out: &RetrieveOutput) -> Vec<String> {
+    out.cycles
+        .iter()
+        .flat_map(|c| &c.gaps)
+        .chain(&out.gaps)
+        .filter_map(|g| g.symbol.clone())
+        .collect()
+}
+
+#[test]
+fn a_helper_nested_in_a_test_or_a_call_on_an_imported_module_is_no_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    // The library calls `click.echo` (a module outside the tree; a test
+    // helper defines an `echo`), `render_banner` (defined only inside a test
+    // function), and two real gaps: `BANNER_WIDTH` (defined at the top of a
+    // library file) and `slugs.make_slug` (a module of the tree).
+    write(
+        p,
+        "shop/cli.py",
+        "import click\n\
+         import slugs\n\
+         from shop.layout import *\n\n\
+         def run_reloader_flag(no_reloader):\n    \
+             \"\"\"The run command's flag that disables the reloader.\"\"\"\n    \
+             if no_reloader:\n        \
+                 click.echo(render_banner(BANNER_WIDTH))\n        \
+                 click.echo(slugs.make_slug('reloader'))\n    \
+             return no_reloader\n",
+    );
+    write(p, "shop/layout.py", "BANNER_WIDTH = 72\n");
+    write(
+        p,
+        "slugs.py",
+        "def make_slug(text):\n    return text.lower()\n",
+    );
+    write(p, "tests/helpers.py", "def echo(text):\n    print(text)\n");
+    write(
+        p,
+        "tests/test_testing.py",
+        "def test_cli_runner(app):\n    \
+             def echo(text):\n        \
+                 return text\n\n    \
+             def render_banner(width):\n        \
+                 return '=' * width\n\n    \
+             assert echo(render_banner(3)) == '==='\n",
+    );
+    let out = retrieve(
+        &Engine::new(EngineOptions::default()),
+        p,
+        "add a flag to run_reloader_flag that disables the reloader",
+    );
+    assert_eq!(paths(&out)[0], "shop/cli.py", "{:?}", paths(&out));
+    let gaps = gap_symbols(&out);
+    assert!(gaps.contains(&"BANNER_WIDTH".to_string()), "{gaps:?}");
+    assert!(gaps.contains(&"make_slug".to_string()), "{gaps:?}");
+    assert!(!gaps.contains(&"echo".to_string()), "{gaps:?}");
+    assert!(!gaps.contains(&"render_banner".to_string()), "{gaps:?}");
+}
