@@ -944,7 +944,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     );
     let warn = |msg: String| progress.suspend(|| eprintln!("warning: {msg}"));
 
-    // One engine for the whole run: its file cache is keyed by (path, size, mtime).
+    // One engine for the whole run: its file cache is keyed by (path, size, mtime, ctime, inode).
     let engine = Engine::new(EngineOptions::default());
     let mut results: Vec<(usize, TaskResult)> = Vec::new();
     let mut tree_infos = Vec::new();

@@ -1,10 +1,13 @@
-//! File contents and their index statistics, cached by (path, size, mtime).
+//! File contents and their index statistics, cached by (path, size, mtime,
+//! ctime, inode).
 //!
 //! A [`Doc`] is built once per version of a file: lossily decoded text, its
 //! length in bytes (BM25 document length), the terms of its path, and lazily
-//! its tree-sitter symbols and full term counts. The cache key includes size
-//! and mtime, so an edited file is re-read on the next call and never served
-//! stale.
+//! its tree-sitter symbols and full term counts. The cache key includes size,
+//! mtime, ctime and (device, inode), so an edited file is re-read on the next
+//! call and never served stale, even when it was rewritten to the same size
+//! and its mtime set back (`cp -p`, `rsync -t`, `tar -x` do that; the ctime
+//! cannot be set back by a user program).
 //!
 //! No file is tokenized whole to be indexed. The counts of a few terms come
 //! from [`TermSet::count`]: a case-folded Aho-Corasick scan for those terms,
@@ -162,7 +165,17 @@ impl Doc {
     }
 }
 
-type Key = (u64, Option<SystemTime>);
+/// (size, mtime, ctime, (device, inode)) of a file version.
+type Key = (
+    u64,
+    Option<SystemTime>,
+    Option<(i64, i64)>,
+    Option<(u64, u64)>,
+);
+
+fn key(e: &Entry) -> Key {
+    (e.size, e.mtime, e.ctime, e.file_id)
+}
 type Cached = (Key, Result<Arc<Doc>, Skip>);
 
 /// Process-wide cache of file versions.
@@ -188,8 +201,8 @@ pub struct Loaded {
 }
 
 impl Corpus {
-    /// Loads every entry, reading only files whose (size, mtime) changed since
-    /// the last call. Runs on all cores.
+    /// Loads every entry, reading only files whose (size, mtime, ctime, inode)
+    /// changed since the last call. Runs on all cores.
     /// Files read now are indexed with the counts of `wanted` (the query's
     /// terms, distinct) in the same pass.
     /// Once `stop` returns true the remaining files are not read (`NotRead`).
@@ -208,7 +221,7 @@ impl Corpus {
                     cache
                         .map
                         .get(&e.abs)
-                        .filter(|(k, _)| *k == (e.size, e.mtime))
+                        .filter(|(k, _)| *k == key(e))
                         .map(|(_, d)| d.clone())
                 })
                 .collect()
@@ -230,7 +243,7 @@ impl Corpus {
             .iter()
             .filter(|l| !matches!(l.doc, Err(Skip::NotRead)))
         {
-            let new = ((l.entry.size, l.entry.mtime), l.doc.clone());
+            let new = (key(&l.entry), l.doc.clone());
             let added = cost(&l.doc);
             if let Some((_, old)) = cache.map.insert(l.entry.abs.clone(), new) {
                 cache.bytes = cache.bytes.saturating_sub(cost(&old));
@@ -492,9 +505,7 @@ fn read_doc(entry: &Entry, wanted: (&TermSet, &[(u64, &str)])) -> Result<Arc<Doc
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(Skip::TooLarge);
     }
-    if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
-        return Err(Skip::Binary);
-    }
+    let bytes = decode(bytes)?;
     // Minified: mean line length (bytes / lines, lines = newlines + 1) above
     // MINIFIED_MEAN_LINE, i.e. fewer than len / (MINIFIED_MEAN_LINE + 1)
     // newlines. Counting stops once there are that many (SIMD memchr): a
@@ -511,6 +522,50 @@ fn read_doc(entry: &Entry, wanted: (&TermSet, &[(u64, &str)])) -> Result<Arc<Doc
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
     Ok(Arc::new(Doc::new(&entry.rel, text, Some(wanted))))
+}
+
+/// A file's bytes as text to index: UTF-16 with a byte-order mark (FF FE
+/// little-endian, FE FF big-endian; Windows editors write `.cs`, `.ps1` and
+/// `.rc` files so) is decoded to UTF-8 without its mark (unpaired surrogates
+/// and an odd last byte become U+FFFD); anything else is returned as it is,
+/// to be decoded as UTF-8, lossily. Binary: a NUL in the first 8 KiB (of the
+/// decoded text for UTF-16). Lines stay lines: UTF-16 `\n` and `\r\n` decode
+/// to the same bytes as in UTF-8, so snippet line numbers are the file's.
+fn decode(bytes: Vec<u8>) -> Result<Vec<u8>, Skip> {
+    let big_endian = match bytes.get(..4) {
+        // FF FE 00 00 is UTF-32's little-endian mark: not decoded (binary).
+        Some([0xFF, 0xFE, 0, 0]) => None,
+        _ => match bytes.get(..2) {
+            Some([0xFF, 0xFE]) => Some(false),
+            Some([0xFE, 0xFF]) => Some(true),
+            _ => None,
+        },
+    };
+    let bytes = match big_endian {
+        None => bytes,
+        Some(be) => {
+            let body = &bytes[2..];
+            let units = body.chunks_exact(2).map(|u| {
+                let u = [u[0], u[1]];
+                if be {
+                    u16::from_be_bytes(u)
+                } else {
+                    u16::from_le_bytes(u)
+                }
+            });
+            let mut text: String = char::decode_utf16(units)
+                .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+                .collect();
+            if body.len() % 2 == 1 {
+                text.push(char::REPLACEMENT_CHARACTER);
+            }
+            text.into_bytes()
+        }
+    };
+    if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+        return Err(Skip::Binary);
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -546,6 +601,42 @@ mod tests {
         assert_eq!(kind("bundle.js"), Some(Skip::Minified));
         assert_eq!(kind("big.txt"), Some(Skip::TooLarge));
         assert_eq!(kind("latin1.py"), None, "non-UTF-8 text is decoded lossily");
+    }
+
+    fn utf16(text: &str, big_endian: bool) -> Vec<u8> {
+        let mut out = if big_endian {
+            vec![0xFE, 0xFF]
+        } else {
+            vec![0xFF, 0xFE]
+        };
+        for u in text.encode_utf16() {
+            out.extend(if big_endian {
+                u.to_be_bytes()
+            } else {
+                u.to_le_bytes()
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn utf16_with_a_byte_order_mark_is_decoded() {
+        let text = "# café\r\ndef frobnicate_widget():\r\n    return '✓'\n";
+        for be in [false, true] {
+            let got = decode(utf16(text, be)).unwrap();
+            assert_eq!(String::from_utf8(got).unwrap(), text, "big endian: {be}");
+        }
+        // An unpaired surrogate and an odd last byte become U+FFFD.
+        let mut bytes = vec![0xFF, 0xFE, b'a', 0, 0x00, 0xD8, b'b', 0, b'c'];
+        assert_eq!(
+            String::from_utf8(decode(bytes.clone()).unwrap()).unwrap(),
+            "a\u{FFFD}b\u{FFFD}"
+        );
+        // Without a mark, or UTF-16 that decodes to NULs, it is binary.
+        bytes[0] = b'x';
+        assert_eq!(decode(bytes), Err(Skip::Binary));
+        assert_eq!(decode(vec![0xFF, 0xFE, 0, 0, 1, 0]), Err(Skip::Binary));
+        assert_eq!(decode(b"plain".to_vec()), Ok(b"plain".to_vec()));
     }
 
     fn full_counts(text: &str) -> std::collections::HashMap<u64, u32> {

@@ -6,6 +6,12 @@
 //!   in context yet (`suggested_paths` lists every defining file);
 //! - `uncovered_concept`: an identifier of the task that no high file contains.
 //!
+//! Not gaps: a definition local to a function body (a helper nested in a
+//! test) never stands for what another file uses, and a method called on a
+//! module the file imports (`click.echo` after `import click`) is that
+//! module's, not the tree's, unless the tree holds a file or directory of
+//! the module's name.
+//!
 //! A third, `agent_reported`, comes from `evaluate` judgments. A gap closes when
 //! a file that covers it is in context (among the files the answer returns).
 
@@ -58,12 +64,22 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
     // The names each high file uses in its snippets (not its own definitions),
     // and, for all of them at once, the code files holding each (one more than
     // the most wanted, so that skipping the asking file cannot hide one).
+    let mut in_tree: std::collections::HashMap<&str, bool> = Default::default();
     let candidates: Vec<Vec<&Reference>> = highs
         .iter()
         .map(|(c, syms)| {
             let own: HashSet<&str> = syms.definitions.iter().map(|d| d.name.as_str()).collect();
+            let modules = imported_modules(syms);
             let mut refs: Vec<&Reference> = Vec::new();
             for r in &syms.references {
+                if let Some(recv) = r.receiver.as_deref().filter(|m| modules.contains(m)) {
+                    let here = *in_tree
+                        .entry(recv)
+                        .or_insert_with(|| tree_has_module(corpus, recv));
+                    if !here {
+                        continue;
+                    }
+                }
                 if !matches!(
                     r.kind.as_str(),
                     "call" | "method" | "type" | "import_name" | "constant" | "implementation"
@@ -141,7 +157,7 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
             let r = *r;
             let definers: Vec<String> = holders
                 .iter()
-                .filter(|(_, d)| d.symbols().defines(&r.name).next().is_some())
+                .filter(|(_, d)| d.symbols().defines(&r.name).any(|d| !d.local))
                 .map(|(p, _)| (*p).clone())
                 .collect();
             if definers.is_empty() || definers.iter().any(|p| in_context.contains(p.as_str())) {
@@ -205,6 +221,27 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
         }
     }
     gaps
+}
+
+/// The names a file binds by importing a module: the first part of each
+/// imported module's dotted name (`click` for `import click`, `os` for
+/// `import os.path`).
+fn imported_modules(syms: &crate::lang::Symbols) -> HashSet<&str> {
+    syms.references
+        .iter()
+        .filter(|r| r.kind == "import")
+        .filter_map(|r| r.name.split('.').next())
+        .filter(|m| !m.is_empty())
+        .collect()
+}
+
+/// Whether some path of the tree could be the module `m`: a directory
+/// named `m` or a file whose stem is `m` (`click/`, `click.py`).
+fn tree_has_module(corpus: &BTreeMap<String, Arc<Doc>>, m: &str) -> bool {
+    corpus.keys().any(|p| {
+        p.split('/')
+            .any(|seg| seg == m || seg.split_once('.').is_some_and(|(stem, _)| stem == m))
+    })
 }
 
 /// Extensions of configuration files worth fetching when code names them.

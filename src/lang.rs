@@ -197,6 +197,10 @@ pub struct Definition {
     pub end_line: usize,
     /// First line of the definition (its signature), trimmed.
     pub signature: String,
+    /// Defined inside a function or method body (a helper nested in a test,
+    /// a closure's named function): visible there only, never what another
+    /// file uses.
+    pub local: bool,
 }
 
 /// A use of a name: `call`, `method` (a call on a receiver), `type`, `import`,
@@ -207,6 +211,11 @@ pub struct Reference {
     pub name: String,
     /// 1-based line.
     pub line: usize,
+    /// For a name accessed on another (`click` in `click.echo(...)` or
+    /// `click.Context`), that other name when it is a plain identifier
+    /// (Python attribute, JavaScript member, Go selector and Rust field
+    /// expressions).
+    pub receiver: Option<String>,
 }
 
 /// Definitions and references of one file.
@@ -232,6 +241,22 @@ fn end_line(node: tree_sitter::Node) -> usize {
     } else {
         end.row + 1
     }
+}
+
+/// The object `name` is accessed on (`a` in `a.b`), when it is a plain
+/// identifier.
+fn receiver_of(name: tree_sitter::Node, text: &str) -> Option<String> {
+    let access = name.parent()?;
+    if !matches!(
+        access.kind(),
+        "attribute" | "member_expression" | "selector_expression" | "field_expression"
+    ) {
+        return None;
+    }
+    let recv = name.prev_named_sibling()?;
+    (recv.kind() == "identifier")
+        .then(|| recv.utf8_text(text.as_bytes()).ok().map(str::to_string))
+        .flatten()
 }
 
 /// Parses `text` as `spec`'s language and runs its tags query. Returns empty
@@ -287,6 +312,7 @@ pub fn symbols(spec: &LanguageSpec, text: &str) -> Symbols {
                 start_line,
                 end_line: end_line(node),
                 signature,
+                local: false,
             };
             // One definition per node: the earliest pattern in the file wins
             // (e.g. Rust `method` before the generic `function`, a JavaScript
@@ -312,6 +338,7 @@ pub fn symbols(spec: &LanguageSpec, text: &str) -> Symbols {
             out.definitions.push(def);
         } else if let Some(kind) = label.strip_prefix("reference.") {
             out.references.push(Reference {
+                receiver: receiver_of(name, text),
                 kind: kind.to_string(),
                 name: name_text.to_string(),
                 line: name.start_position().row + 1,
@@ -332,6 +359,9 @@ pub fn symbols(spec: &LanguageSpec, text: &str) -> Symbols {
             let parent = open.last().map(|&(_, pi)| out.definitions[pi].name.clone());
             out.definitions[di].parent = parent;
         }
+        out.definitions[di].local = open.last().is_some_and(|&(_, pi)| {
+            matches!(out.definitions[pi].kind.as_str(), "function" | "method")
+        });
         open.push((e, di));
     }
     out.definitions.sort_by(|a, b| {
@@ -371,6 +401,35 @@ mod tests {
         assert!(r.contains(&("call", "refresh")), "{r:?}");
         assert!(r.contains(&("import", "auth.session")), "{r:?}");
         assert!(r.contains(&("import_name", "Session")), "{r:?}");
+    }
+
+    #[test]
+    fn nested_definitions_are_local_and_method_calls_name_their_receiver() {
+        let src = "import click\n\nclass App:\n    def run(self):\n        click.echo(self.name)\n\n\
+                   def test_echo():\n    def echo(x):\n        return x\n    class Local:\n        pass\n";
+        let s = symbols(language_of("a.py").unwrap(), src);
+        let local = |n: &str| s.defines(n).next().unwrap().local;
+        assert!(!local("App") && !local("run") && !local("test_echo"));
+        assert!(local("echo") && local("Local"));
+        let echo = s.references.iter().find(|r| r.name == "echo").unwrap();
+        assert_eq!(
+            (echo.kind.as_str(), echo.receiver.as_deref()),
+            ("method", Some("click"))
+        );
+        let name = s.references.iter().find(|r| r.name == "name").unwrap();
+        assert_eq!(name.receiver.as_deref(), Some("self"), "{name:?}");
+        let x = symbols(language_of("b.py").unwrap(), "x = MAX\nrun(MAX)\n");
+        assert!(x.references.iter().all(|r| r.receiver.is_none()), "{x:?}");
+        let js = symbols(
+            language_of("a.js").unwrap(),
+            "const fs = require('fs');\nfunction load(p) { return fs.readFileSync(p); }\n",
+        );
+        let read = js
+            .references
+            .iter()
+            .find(|r| r.name == "readFileSync")
+            .unwrap();
+        assert_eq!(read.receiver.as_deref(), Some("fs"), "{read:?}");
     }
 
     #[test]

@@ -33,7 +33,9 @@ pub struct Weights {
     pub explicit: f64,
     /// Multiplier for test files: gold files of fixes are never tests.
     pub test_prior: f64,
-    /// Multiplier for docs, examples, benchmarks and vendored code.
+    /// Multiplier for docs, examples, benchmarks, and vendored or installed
+    /// code (a dependency directory the query's globs re-opened, see
+    /// `walk::DEPENDENCY_DIRS`).
     pub aside_prior: f64,
     /// Multiplier for package `__init__` / `mod.rs` re-export files.
     pub init_prior: f64,
@@ -68,6 +70,16 @@ pub struct Weights {
     /// Discount on relevance found in cycles after the first: later cycles
     /// search with pseudo-relevance feedback, weaker evidence than the task.
     pub later_discount: f64,
+    /// BM25 (after priors) below which a file's lexical evidence lifts it
+    /// into no tier: it is high or medium only for other evidence (named by
+    /// the task, defines a task identifier, a graph edge). The lexical tier
+    /// rules compare a file with the best one, and when every matching file
+    /// holds every task term (5,000 copies of a package under
+    /// `node_modules`), each term's IDF, and so every BM25, is near 0 while
+    /// the ratios are near 1. 0.5 is about one task term held by half of the
+    /// matching files (IDF ln 2 at tf 1); the pinned fixtures' high files
+    /// have 1.5 or more.
+    pub min_bm25: f64,
 }
 
 impl Default for Weights {
@@ -91,6 +103,7 @@ impl Default for Weights {
             neighbour_sources: 3,
             gap_floor: 0.62,
             later_discount: 0.9,
+            min_bm25: 0.5,
         }
     }
 }
@@ -116,6 +129,7 @@ impl Weights {
             "neighbour" => &mut self.neighbour,
             "gap_floor" => &mut self.gap_floor,
             "later_discount" => &mut self.later_discount,
+            "min_bm25" => &mut self.min_bm25,
             "parse_cap" => {
                 self.parse_cap = value as usize;
                 return Ok(());
@@ -325,7 +339,7 @@ pub fn score(
     explicit_pass(cands, q, focus, w, &mut scored);
 
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
-    calibrate(&mut scored, q, &idf, &tf, w.tier_first > 0.0);
+    calibrate(&mut scored, q, &idf, &tf, w);
     for s in scored.iter_mut() {
         if let Some((_, floor, _)) = focus.floors.iter().find(|(p, _, _)| p == cands[s.idx].rel) {
             s.relevance = s.relevance.max(*floor);
@@ -699,16 +713,8 @@ fn prior(c: &Candidate, w: &Weights) -> (f64, &'static str) {
     } else if rel.split('/').any(|seg| {
         matches!(
             seg,
-            "doc"
-                | "docs"
-                | "example"
-                | "examples"
-                | "benchmarks"
-                | "bench"
-                | "benches"
-                | "vendor"
-                | "third_party"
-        )
+            "doc" | "docs" | "example" | "examples" | "benchmarks" | "bench" | "benches"
+        ) || crate::walk::is_dependency_dir(seg)
     }) || !rel.contains('.')
         || file.ends_with(".md")
         || file.ends_with(".rst")
@@ -740,19 +746,17 @@ fn prior(c: &Candidate, w: &Weights) -> (f64, &'static str) {
 ///   a graph edge to a top file;
 /// - low: the rest.
 ///
+/// The two lexical rules also need a BM25 of at least `min_bm25`: a share of
+/// the best file's score is no evidence when the best has none.
+///
 /// Only matching files enter, so an unrelated file added to the tree never
 /// ranks; and since BM25's statistics come from matching files only
 /// (`idf_scope`), it moves no score or tier either. (With statistics over the
 /// whole walk it shifted every score a little, and the cap below turned that
 /// into tier jumps. Ranking by tier first also removes those jumps but cost
 /// Acc@1, 55.6 vs 56.2 on dev-python, so `tier_first` is off.)
-fn calibrate(
-    scored: &mut Vec<Scored>,
-    q: &TaskQuery,
-    idf: &[f64],
-    tf: &[Vec<u32>],
-    tier_first: bool,
-) {
+fn calibrate(scored: &mut Vec<Scored>, q: &TaskQuery, idf: &[f64], tf: &[Vec<u32>], w: &Weights) {
+    let tier_first = w.tier_first > 0.0;
     let best = scored.iter().map(|s| s.raw).fold(0.0, f64::max);
     let best_lex = scored.iter().map(|s| s.lexical).fold(0.0, f64::max);
     if best <= 0.0 {
@@ -783,8 +787,11 @@ fn calibrate(
                 0.0
             };
             let order = 0.4 * r + 0.45 * c * r.sqrt() + 0.15 * strong * r.sqrt();
-            let direct = named || (!s.defines.is_empty() && r >= 0.3) || (rl >= 0.75 && c >= 0.75);
-            let related = rl >= 0.5 || s.neighbour;
+            let lexical = s.lexical >= w.min_bm25;
+            let direct = named
+                || (!s.defines.is_empty() && r >= 0.3)
+                || (lexical && rl >= 0.75 && c >= 0.75);
+            let related = (lexical && rl >= 0.5) || s.neighbour;
             let (class, tier_rel) = if direct {
                 (2, 0.7 + 0.3 * order.sqrt().min(1.0))
             } else if related {

@@ -9,6 +9,12 @@
 //! [`Filter`]), so one walk serves every cycle of a loop. Size, binary and
 //! minified checks happen when a file is read (see `corpus`).
 //!
+//! Dependency directories ([`DEPENDENCY_DIRS`]: `node_modules`, `vendor`,
+//! `site-packages`, ...) are not entered, inside a git repository or not,
+//! unless an include glob of the query names one (see [`DependencyDirs`]):
+//! installed packages hold thousands of files that match a task's words and
+//! none that its fix touches.
+//!
 //! Confinement: nothing outside the root is returned. A symbolic link (to a
 //! file or a directory) is followed only when its target, resolved, lies
 //! inside the root; a link that leads outside, or that dangles, is skipped
@@ -35,22 +41,34 @@ pub struct Entry {
     pub abs: PathBuf,
     pub size: u64,
     pub mtime: Option<SystemTime>,
+    /// Status-change time (seconds, nanoseconds), where the platform has
+    /// one: unlike the mtime, no user program can set it back.
+    pub ctime: Option<(i64, i64)>,
+    /// (device, inode), where the platform has them: a file replaced by
+    /// another (an editor's save by rename) is a new file.
+    pub file_id: Option<(u64, u64)>,
 }
 
 /// Every regular file under `root` that the ignore rules let through, sorted by
 /// path, each once. Symbolic links are followed only inside `root`.
+/// Dependency directories are not entered.
 pub fn walk(root: &Path) -> Vec<Entry> {
     walk_until(root, &|| false)
 }
 
 /// [`walk`], stopping early (with the files found so far) once `stop` returns true.
 pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
-    walk_counting(root, stop).0
+    walk_counting(root, stop, &DependencyDirs::default()).0
 }
 
 /// [`walk_until`], also counting the symbolic links not followed because
 /// their target is outside the root or cannot be resolved (dangling, a loop).
-pub fn walk_counting(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> (Vec<Entry>, usize) {
+/// The dependency directories `deps` re-opens are entered.
+pub fn walk_counting(
+    root: &Path,
+    stop: &(dyn Fn() -> bool + Sync),
+    deps: &DependencyDirs,
+) -> (Vec<Entry>, usize) {
     let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let refused = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     // Root-relative paths of the links followed: only files at or below them
@@ -69,9 +87,12 @@ pub fn walk_counting(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> (Vec<Entr
         .filter_entry({
             let (root, canon_root, links) = (root.to_path_buf(), canon_root.clone(), links.clone());
             let refused = refused.clone();
+            let deps = deps.clone();
             // A plain entry under the root is inside it; only links need resolving.
             move |dent| {
-                !dent.path_is_symlink() || follow_link(dent, &root, &canon_root, &links, &refused)
+                !deps.skips(dent)
+                    && (!dent.path_is_symlink()
+                        || follow_link(dent, &root, &canon_root, &links, &refused))
             }
         })
         .threads(
@@ -192,6 +213,17 @@ fn file_id(_: &std::fs::Metadata) -> FileId {
     None
 }
 
+#[cfg(unix)]
+fn ctime(meta: &std::fs::Metadata) -> Option<(i64, i64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.ctime(), meta.ctime_nsec()))
+}
+
+#[cfg(not(unix))]
+fn ctime(_: &std::fs::Metadata) -> Option<(i64, i64)> {
+    None
+}
+
 /// Drops the extra paths of files reached more than once through the
 /// followed `links` (`files` is sorted by path). Of each group the paths that
 /// go through no link are kept (hard links are paths of their own); when every
@@ -249,7 +281,8 @@ fn rel_path(rel: &Path) -> String {
 
 fn entry_of(root: &Path, path: &Path) -> Option<(Entry, FileId)> {
     let rel = rel_path(path.strip_prefix(root).ok()?);
-    // The target's size and mtime (for a link, not the link's own): the cache key.
+    // The target's size, mtime, ctime and inode (for a link, not the link's
+    // own): the cache key.
     let meta = std::fs::metadata(path).ok();
     let id = meta.as_ref().and_then(file_id);
     Some((
@@ -257,10 +290,79 @@ fn entry_of(root: &Path, path: &Path) -> Option<(Entry, FileId)> {
             rel,
             abs: path.to_path_buf(),
             size: meta.as_ref().map_or(0, |m| m.len()),
+            ctime: meta.as_ref().and_then(ctime),
+            file_id: id,
             mtime: meta.and_then(|m| m.modified().ok()),
         },
         id,
     ))
+}
+
+/// Directory names the walk does not enter (at any depth, inside a git
+/// repository or not): where package managers install dependencies, and the
+/// conventional homes of vendored copies. npm/Yarn/pnpm `node_modules`, Bower
+/// `bower_components`, jspm `jspm_packages`, Snowpack `web_modules`, Python
+/// `site-packages`/`dist-packages` (also inside a virtualenv not named
+/// `.venv`) and PEP 582 `__pypackages__`, Go/PHP/Ruby `vendor`, `third_party`,
+/// CocoaPods `Pods`, `Carthage`, Elm `elm-stuff`. (Hidden ones, `.venv`,
+/// `.yarn`, `.cargo`, are skipped as hidden.)
+pub const DEPENDENCY_DIRS: &[&str] = &[
+    "node_modules",
+    "bower_components",
+    "jspm_packages",
+    "web_modules",
+    "site-packages",
+    "dist-packages",
+    "__pypackages__",
+    "vendor",
+    "third_party",
+    "Pods",
+    "Carthage",
+    "elm-stuff",
+];
+
+/// Which [`DEPENDENCY_DIRS`] the walk enters after all: those an include glob
+/// names as a path component (`node_modules/**`, `**/vendor/github.com/x/**`,
+/// `third_party`). The include still filters what is returned, so a glob that
+/// names one package opens only that package's files to the answer.
+#[derive(Debug, Clone, Default)]
+pub struct DependencyDirs {
+    reopened: Vec<String>,
+}
+
+impl DependencyDirs {
+    /// The dependency directories the include globs `includes` name.
+    pub fn reopened_by(includes: &[String]) -> DependencyDirs {
+        let mut reopened: Vec<String> = includes
+            .iter()
+            .flat_map(|g| {
+                normalize_glob(g)
+                    .split('/')
+                    .filter(|part| DEPENDENCY_DIRS.contains(part))
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        reopened.sort_unstable();
+        reopened.dedup();
+        DependencyDirs { reopened }
+    }
+
+    /// Whether the walk skips `dent`: a directory below the root named in
+    /// [`DEPENDENCY_DIRS`] and not re-opened. (The root itself is walked
+    /// whatever its name.)
+    fn skips(&self, dent: &ignore::DirEntry) -> bool {
+        dent.depth() > 0
+            && dent.file_type().is_some_and(|t| t.is_dir())
+            && dent.file_name().to_str().is_some_and(|name| {
+                is_dependency_dir(name) && !self.reopened.iter().any(|r| r == name)
+            })
+    }
+}
+
+/// Whether a directory name is one of [`DEPENDENCY_DIRS`].
+pub fn is_dependency_dir(name: &str) -> bool {
+    DEPENDENCY_DIRS.contains(&name)
 }
 
 /// Include and exclude globs, compiled. Globs use gitignore conventions: a glob
@@ -390,7 +492,7 @@ mod tests {
         std::os::unix::fs::symlink("../outside.py", root.join("out.py")).unwrap();
         std::os::unix::fs::symlink("missing.py", root.join("dangling.py")).unwrap();
         std::os::unix::fs::symlink("a.py", root.join("inside.py")).unwrap();
-        let (files, refused) = walk_counting(&root, &|| false);
+        let (files, refused) = walk_counting(&root, &|| false, &DependencyDirs::default());
         // `inside.py` is followed, and its file is returned once, as `a.py`.
         assert_eq!(rels(&files), ["a.py"]);
         assert_eq!(
@@ -477,6 +579,43 @@ mod tests {
         symlink(".store", root.join("b")).unwrap();
         symlink(".store", root.join("a")).unwrap();
         assert_eq!(rels(&walk(&root)), ["a/lib.py"]);
+    }
+
+    #[test]
+    fn dependency_directories_are_not_entered_unless_an_include_names_them() {
+        let dir = tree(&[
+            "src/app.js",
+            "node_modules/left-pad/index.js",
+            "web/node_modules/react/index.js",
+            "vendor/github.com/x/y.go",
+            "third_party/zlib/zlib.c",
+            "venv/lib/python3.12/site-packages/requests/api.py",
+            "ios/Pods/AFNetworking/AF.m",
+            "src/vendors.js",
+        ]);
+        // Outside git, with no ignore file at all.
+        assert_eq!(rels(&walk(dir.path())), ["src/app.js", "src/vendors.js"]);
+        // An include glob naming a dependency directory re-opens it (all of
+        // them by that name; the include filters the answer afterwards).
+        let deps = DependencyDirs::reopened_by(&["node_modules/**".into()]);
+        let (files, _) = walk_counting(dir.path(), &|| false, &deps);
+        assert_eq!(
+            rels(&files),
+            [
+                "node_modules/left-pad/index.js",
+                "src/app.js",
+                "src/vendors.js",
+                "web/node_modules/react/index.js",
+            ]
+        );
+        let deps = DependencyDirs::reopened_by(&["**/site-packages/requests/*.py".into()]);
+        let (files, _) = walk_counting(dir.path(), &|| false, &deps);
+        assert!(rels(&files).contains(&"venv/lib/python3.12/site-packages/requests/api.py"));
+        // A root that is itself a dependency directory is walked.
+        assert_eq!(
+            rels(&walk(&dir.path().join("third_party"))),
+            ["zlib/zlib.c"]
+        );
     }
 
     #[test]

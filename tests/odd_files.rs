@@ -11,7 +11,7 @@ use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::dispatch::DispatchParams;
 use ctxloop::tools::evaluate::{EvaluateParams, Judgment};
 use ctxloop::tools::retrieve::RetrieveParams;
-use ctxloop::types::RetrieveOutput;
+use ctxloop::types::{RetrieveOutput, Tier};
 use ctxloop::walk::walk;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
@@ -242,6 +242,21 @@ fn an_edited_file_is_never_served_stale() {
     let out = retrieve(&engine, dir.path(), "sigmablargh");
     assert_eq!(paths(&out)[0], "lib.py");
     assert!(snippet_text(&out, "lib.py").contains("sigmablargh"));
+
+    // Same size and the same mtime, set back after the rewrite (`cp -p`,
+    // `rsync -t`, `tar -x`): the ctime (and, for a replaced file, the inode)
+    // still tells the versions apart.
+    std::fs::write(&f, "def thetavorpal():\n    return 1\n").unwrap();
+    set_mtime(old + Duration::from_secs(60));
+    let out = retrieve(&engine, dir.path(), "thetavorpal");
+    assert_eq!(paths(&out).first(), Some(&"lib.py"), "served stale");
+    assert!(snippet_text(&out, "lib.py").contains("thetavorpal"));
+    let replacement = dir.path().join("lib.py.new");
+    std::fs::write(&replacement, "def kappawhelks():\n    return 1\n").unwrap();
+    std::fs::rename(&replacement, &f).unwrap();
+    set_mtime(old + Duration::from_secs(60));
+    let out = retrieve(&engine, dir.path(), "kappawhelks");
+    assert_eq!(paths(&out).first(), Some(&"lib.py"), "served stale");
 }
 
 #[test]
@@ -296,4 +311,221 @@ fn windows_separators_in_globs_roots_and_judgments_are_normalised() {
         .iter()
         .find(|f| f.path == "src/users/profile.py");
     assert_eq!(judged.map(|f| f.relevance), Some(0.95));
+}
+
+/// `src/auth.js` and `copies` files under `dir` that mention the same words.
+fn package_flood(root: &Path, dir: &str, copies: usize) {
+    write(
+        root,
+        "src/auth.js",
+        "// Refresh the session token when it expires.\n\
+         export function refreshToken(session) {\n  \
+           if (session.expires < Date.now()) {\n    \
+             session.token = fetchNewToken(session);\n  \
+           }\n  return session.token;\n}\n",
+    );
+    for i in 0..copies {
+        write(
+            root,
+            &format!("{dir}/pkg{i}/lib/token{i}.js"),
+            format!(
+                "function token{i}(s) {{ // refresh session token; expires\n  \
+                 return s.refresh && s.session && s.expires && s.token;\n}}\n\
+                 module.exports = token{i};\n"
+            ),
+        );
+    }
+}
+
+const FLOOD_TASK: &str = "refresh the session token when it expires";
+
+#[test]
+fn dependency_directories_are_skipped_outside_git_unless_an_include_names_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    package_flood(p, "node_modules", 40);
+    write(
+        p,
+        "vendor/lib/token.js",
+        "// refresh session token expires\n",
+    );
+    write(
+        p,
+        "third_party/t/token.js",
+        "// refresh session token expires\n",
+    );
+    write(
+        p,
+        "venv/lib/python3.12/site-packages/t/token.py",
+        "# refresh session token expires\n",
+    );
+    assert!(!p.join(".git").exists() && !p.join(".gitignore").exists());
+    let engine = Engine::new(EngineOptions::default());
+    let out = retrieve(&engine, p, FLOOD_TASK);
+    assert_eq!(paths(&out), ["src/auth.js"]);
+    assert_eq!(out.stats.files_walked, 1, "{:?}", out.stats);
+
+    // An include glob naming the directory walks it; its files rank below
+    // first-party code that matches as well (the vendored-code prior).
+    let out = engine
+        .retrieve(RetrieveParams {
+            task: FLOOD_TASK.into(),
+            root: Some(p.to_string_lossy().into_owned()),
+            patterns: vec!["node_modules/**".into(), "src/**".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(out.stats.files_walked, 41, "{:?}", out.stats);
+    assert_eq!(paths(&out)[0], "src/auth.js");
+    assert!(
+        paths(&out)[1].starts_with("node_modules/"),
+        "{:?}",
+        paths(&out)
+    );
+}
+
+#[test]
+fn a_file_whose_bm25_is_zero_is_never_high() {
+    // Not a dependency directory: every one of the 300 files holds every
+    // task term, so each term's IDF (and every BM25) is about 0, while each
+    // file is as close to the best one as can be.
+    let dir = tempfile::tempdir().unwrap();
+    package_flood(dir.path(), "generated", 300);
+    let out = retrieve(
+        &Engine::new(EngineOptions::default()),
+        dir.path(),
+        FLOOD_TASK,
+    );
+    assert!(!out.files.is_empty());
+    for f in &out.files {
+        let bm25 = f.reasons.iter().find(|r| r.starts_with("BM25 "));
+        assert!(
+            bm25.is_some_and(|r| r.starts_with("BM25 0.0:")),
+            "{:?}",
+            f.reasons
+        );
+        assert!(
+            f.tier == Tier::Low,
+            "{} is {:?} {} on BM25 0.0: {:?}",
+            f.path,
+            f.tier,
+            f.relevance,
+            f.reasons
+        );
+    }
+}
+
+/// `text` as UTF-16 with a byte-order mark.
+fn utf16(text: &str, big_endian: bool) -> Vec<u8> {
+    let mark: [u8; 2] = if big_endian {
+        [0xFE, 0xFF]
+    } else {
+        [0xFF, 0xFE]
+    };
+    let units = text.encode_utf16().flat_map(|u| {
+        if big_endian {
+            u.to_be_bytes()
+        } else {
+            u.to_le_bytes()
+        }
+    });
+    mark.into_iter().chain(units).collect()
+}
+
+#[test]
+fn utf16_files_with_a_byte_order_mark_are_searched_with_their_line_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let body = |x: &str| {
+        format!(
+            "# -*- coding: utf-16 -*-\r\n# Résumé of widgets\r\n\r\n\
+             def {IDENT}_{x}(w):\r\n    return w.size * 2\r\n"
+        )
+    };
+    write(p, "le.py", utf16(&body("le"), false));
+    write(p, "be.py", utf16(&body("be"), true));
+    write(p, "utf8.py", body("utf8"));
+    let engine = Engine::new(EngineOptions::default());
+    for x in ["le", "be"] {
+        let out = retrieve(&engine, p, &format!("{IDENT}_{x}"));
+        assert_eq!(out.stats.skipped.binary, 0, "{:?}", out.stats.skipped);
+        let file = format!("{x}.py");
+        assert_eq!(paths(&out)[0], file, "{:?}", paths(&out));
+        let f = &out.files[0];
+        let snippet = f
+            .snippets
+            .iter()
+            .find(|s| s.text.contains(&format!("def {IDENT}_{x}(w):")))
+            .unwrap_or_else(|| panic!("{:?}", f.snippets));
+        // The definition is on line 4, as an editor shows it.
+        let line = snippet.start_line
+            + snippet
+                .text
+                .lines()
+                .position(|l| l.starts_with("def "))
+                .unwrap();
+        assert_eq!(line, 4, "{snippet:?}");
+        assert!(!snippet.text.contains('\u{FEFF}') && !snippet.text.contains('\0'));
+    }
+}
+
+/// Every gap symbol of a retrieve answer, from every cycle and the end.
+fn gap_symbols(out: &RetrieveOutput) -> Vec<String> {
+    out.cycles
+        .iter()
+        .flat_map(|c| &c.gaps)
+        .chain(&out.gaps)
+        .filter_map(|g| g.symbol.clone())
+        .collect()
+}
+
+#[test]
+fn a_helper_nested_in_a_test_or_a_call_on_an_imported_module_is_no_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    // The library calls `click.echo` (a module outside the tree; a test
+    // helper defines an `echo`), `render_banner` (defined only inside a test
+    // function), and two real gaps: `BANNER_WIDTH` (defined at the top of a
+    // library file) and `slugs.make_slug` (a module of the tree).
+    write(
+        p,
+        "shop/cli.py",
+        "import click\n\
+         import slugs\n\
+         from shop.layout import *\n\n\
+         def run_reloader_flag(no_reloader):\n    \
+             \"\"\"The run command's flag that disables the reloader.\"\"\"\n    \
+             if no_reloader:\n        \
+                 click.echo(render_banner(BANNER_WIDTH))\n        \
+                 click.echo(slugs.make_slug('reloader'))\n    \
+             return no_reloader\n",
+    );
+    write(p, "shop/layout.py", "BANNER_WIDTH = 72\n");
+    write(
+        p,
+        "slugs.py",
+        "def make_slug(text):\n    return text.lower()\n",
+    );
+    write(p, "tests/helpers.py", "def echo(text):\n    print(text)\n");
+    write(
+        p,
+        "tests/test_testing.py",
+        "def test_cli_runner(app):\n    \
+             def echo(text):\n        \
+                 return text\n\n    \
+             def render_banner(width):\n        \
+                 return '=' * width\n\n    \
+             assert echo(render_banner(3)) == '==='\n",
+    );
+    let out = retrieve(
+        &Engine::new(EngineOptions::default()),
+        p,
+        "add a flag to run_reloader_flag that disables the reloader",
+    );
+    assert_eq!(paths(&out)[0], "shop/cli.py", "{:?}", paths(&out));
+    let gaps = gap_symbols(&out);
+    assert!(gaps.contains(&"BANNER_WIDTH".to_string()), "{gaps:?}");
+    assert!(gaps.contains(&"make_slug".to_string()), "{gaps:?}");
+    assert!(!gaps.contains(&"echo".to_string()), "{gaps:?}");
+    assert!(!gaps.contains(&"render_banner".to_string()), "{gaps:?}");
 }

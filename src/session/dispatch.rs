@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::query::TaskQuery;
 use crate::score::{self, Candidate};
 use crate::types::*;
-use crate::walk::{walk_counting, Filter};
+use crate::walk::{walk_counting, DependencyDirs, Filter};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -117,7 +117,8 @@ impl Session {
                 (loaded, None, t0.elapsed())
             }
             _ => {
-                let (entries, refused) = walk_counting(&self.config.root, &stop);
+                let deps = DependencyDirs::reopened_by(&self.query.patterns);
+                let (entries, refused) = walk_counting(&self.config.root, &stop, &deps);
                 self.links_not_followed = refused;
                 let walk_stopped = limits.hit();
                 let t_walk = t0.elapsed();
