@@ -6,7 +6,7 @@
 //! where they come from is noted on each field.
 
 use crate::corpus::{holders_many, term_counts, Doc};
-use crate::lang::Symbols;
+use crate::lang::{Cap, Symbols};
 use crate::query::{for_each_term_hash, term_hash, TaskQuery};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -174,6 +174,9 @@ pub struct Scored {
     pub neighbour: bool,
     /// Whether a prior below 1 (test file, docs, ...) scaled this file's score.
     pub prior_applied: bool,
+    /// Set when this file was to be parsed but its symbols were capped (see
+    /// [`Cap`]): it is ranked without definition or neighbour evidence.
+    pub capped: Option<Cap>,
 }
 
 /// A document to score: its path and contents, and whether the cycle's globs let it through.
@@ -188,13 +191,17 @@ pub struct Candidate<'a> {
 /// [`EXPLAINED`] carry their reasons.
 ///
 /// With `hurry` (the call's deadline has passed) nothing is parsed: no
-/// definition or neighbour evidence, only BM25, paths and priors.
+/// definition or neighbour evidence, only BM25, paths and priors. `stop`
+/// (the call's deadline or cancellation) is checked between the passes and
+/// while files are parsed: once it returns true the passes left are skipped
+/// and parses in progress stop, as with `hurry`.
 pub fn score(
     cands: &[Candidate],
     q: &TaskQuery,
     focus: &Focus,
     w: &Weights,
     hurry: bool,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Vec<Scored> {
     let docs: Vec<&Doc> = cands.iter().map(|c| &**c.doc).collect();
     let wanted: Vec<(u64, &str)> = q.terms.iter().map(|t| (t.hash, t.text.as_str())).collect();
@@ -272,16 +279,18 @@ pub fn score(
                 lexical: bm25,
                 neighbour: false,
                 prior_applied: false,
+                capped: None,
             })
         })
         .collect();
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
 
     let t = std::time::Instant::now();
+    let hurry = hurry || stop();
     let parsed = if hurry {
         HashMap::new()
     } else {
-        definition_pass(cands, q, w, &mut scored, n, &tf)
+        definition_pass(cands, q, w, &mut scored, n, &tf, stop)
     };
     tracing::debug!(
         parsed = parsed.len(),
@@ -296,7 +305,7 @@ pub fn score(
             s.prior_applied = true;
         }
     }
-    if !hurry {
+    if !hurry && !stop() {
         neighbour_pass(cands, w, &mut scored, &parsed, n);
     }
     explicit_pass(cands, q, focus, w, &mut scored);
@@ -347,14 +356,20 @@ fn definition_pass(
     scored: &mut [Scored],
     n: f64,
     tf: &[Vec<u32>],
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> HashMap<usize, Arc<Symbols>> {
     // (identifier, index of its query term, the term's weight)
+    let term_of: HashMap<u64, usize> = q
+        .terms
+        .iter()
+        .enumerate()
+        .map(|(j, t)| (t.hash, j))
+        .collect();
     let idents: Vec<(&str, usize, f64)> = q
         .identifiers
         .iter()
         .filter_map(|id| {
-            let h = term_hash(id);
-            let j = q.terms.iter().position(|t| t.hash == h)?;
+            let j = *term_of.get(&term_hash(id))?;
             Some((id.as_str(), j, q.terms[j].weight))
         })
         .collect();
@@ -379,14 +394,15 @@ fn definition_pass(
     }
     let parsed: HashMap<usize, Arc<Symbols>> = to_parse
         .into_par_iter()
-        .map(|i| (i, cands[i].doc.symbols()))
+        .map(|i| (i, cands[i].doc.symbols_until(stop)))
         .collect();
     // Definition IDF: how many parsed files define the name.
+    let ident_set: HashSet<&str> = idents.iter().map(|&(id, _, _)| id).collect();
     let mut ndef: HashMap<&str, usize> = HashMap::new();
     for syms in parsed.values() {
         let mut seen = HashSet::new();
         for d in &syms.definitions {
-            if let Some(&(id, _, _)) = idents.iter().find(|(id, _, _)| d.name == *id) {
+            if let Some(&id) = ident_set.get(d.name.as_str()) {
                 if seen.insert(id) {
                     *ndef.entry(id).or_insert(0) += 1;
                 }
@@ -397,6 +413,7 @@ fn definition_pass(
         let Some(syms) = parsed.get(&s.idx) else {
             continue;
         };
+        s.capped = syms.capped;
         let mut bonus = 0.0;
         for &(id, _, weight) in &idents {
             // A top-level definition says more than a method of the same name.
@@ -616,6 +633,7 @@ fn explicit_pass(
                     lexical: 0.0,
                     neighbour: false,
                     prior_applied: false,
+                    capped: None,
                 });
                 scored.len() - 1
             });

@@ -82,6 +82,9 @@ pub struct Session {
     snapshot: Option<Arc<Vec<crate::corpus::Loaded>>>,
     /// Symbolic links the last walk did not follow (outside the root, dangling).
     links_not_followed: usize,
+    /// Files of this call ranked without their syntax tree, and why
+    /// (`stats.not_parsed`).
+    not_parsed: BTreeMap<String, crate::lang::Cap>,
 }
 
 impl Session {
@@ -121,6 +124,7 @@ impl Session {
             reuse_walk: false,
             snapshot: None,
             links_not_followed: 0,
+            not_parsed: BTreeMap::new(),
         }
     }
 
@@ -172,6 +176,10 @@ impl Session {
         self.evaluated = false;
         self.done = None;
         self.truncated = None;
+        if !self.reuse_walk {
+            // A step-wise call of its own; `retrieve` keeps its cycles' files.
+            self.not_parsed.clear();
+        }
         let agent: Vec<String> = self
             .query
             .keywords
@@ -179,11 +187,11 @@ impl Session {
             .filter(|k| !self.feedback.contains(k))
             .cloned()
             .collect();
-        self.task_query = TaskQuery::with_feedback(&self.config.task, &agent, &self.feedback);
-
         let t0 = Instant::now();
         let limits = self.limits.clone();
         let stop = || limits.hit().is_some();
+        self.task_query =
+            TaskQuery::with_feedback(&self.config.task, &agent, &self.feedback, &stop);
         // Within one `retrieve` call the tree is walked and read once: later
         // cycles see the same snapshot (walk 0.3 s and cache lookups 0.12 s a
         // cycle saved on the Linux kernel). Step-wise sessions walk again, as
@@ -269,7 +277,30 @@ impl Session {
             );
         }
         let hurry = hurry.is_some();
-        let scored = score::score(&cands, &self.task_query, &self.focus, &self.weights, hurry);
+        let scored = score::score(
+            &cands,
+            &self.task_query,
+            &self.focus,
+            &self.weights,
+            hurry,
+            &stop,
+        );
+        let mut stopped = 0;
+        for s in &scored {
+            if let Some(cap) = s.capped {
+                stopped += usize::from(cap == crate::lang::Cap::Stopped);
+                self.not_parsed.insert(cands[s.idx].rel.to_string(), cap);
+            }
+        }
+        if let Some(reason) = limits.hit().filter(|_| stopped > 0) {
+            let place = format!("in cycle {} while parsing", self.cycle);
+            self.note_skipped(
+                reason,
+                &place,
+                &format!("{stopped} files ranked by their text alone (stats.not_parsed)"),
+            );
+        }
+        stats.not_parsed = self.not_parsed_list();
         tracing::debug!(
             cycle = self.cycle,
             walk_ms = t_walk.as_millis() as u64,
@@ -408,14 +439,17 @@ impl Session {
             .map(|(p, k)| (p.clone(), k.relevance >= threshold))
             .collect();
         let t0 = Instant::now();
+        let limits = self.limits.clone();
+        let stop = || limits.hit().is_some();
         // On all cores: each file is parsed to choose its snippets.
         let snippets: Vec<Vec<Snippet>> = context_paths
             .par_iter()
             .map(|(p, _)| {
                 let k = &self.files[p];
-                output::snippets(&self.corpus[p], &self.task_query, &k.defines)
+                output::snippets(&self.corpus[p], &self.task_query, &k.defines, &stop)
             })
             .collect();
+        self.note_unparsed(context_paths.iter().map(|(p, _)| p.as_str()));
         let context: Vec<InContext> = context_paths
             .iter()
             .zip(&snippets)
@@ -433,7 +467,7 @@ impl Session {
         let mut gaps = if gaps_skipped.is_some() {
             Vec::new()
         } else {
-            gaps::find(&context, &self.corpus, &self.task_query)
+            gaps::find(&context, &self.corpus, &self.task_query, &stop)
         };
         drop(context);
         tracing::debug!(
@@ -697,9 +731,42 @@ impl Session {
         v
     }
 
+    /// Records the files of `paths` (parsed for snippets or gaps) whose
+    /// symbols were capped, or not kept because the call stopped their parse,
+    /// and updates `stats.not_parsed`.
+    fn note_unparsed<'a>(&mut self, paths: impl Iterator<Item = &'a str>) {
+        for p in paths {
+            let Some(doc) = self.corpus.get(p).filter(|d| d.language.is_some()) else {
+                continue;
+            };
+            // Not kept: never parsed (an empty file) or its parse was stopped.
+            let cap = match doc.kept_symbols() {
+                Some(s) => s.capped,
+                None if self.limits.hit().is_some() => Some(crate::lang::Cap::Stopped),
+                None => None,
+            };
+            if let Some(cap) = cap {
+                self.not_parsed.insert(p.to_string(), cap);
+            }
+        }
+        self.stats.not_parsed = self.not_parsed_list();
+    }
+
+    fn not_parsed_list(&self) -> Vec<NotParsed> {
+        self.not_parsed
+            .iter()
+            .map(|(path, cap)| NotParsed {
+                path: path.clone(),
+                reason: cap.as_str().to_string(),
+            })
+            .collect()
+    }
+
     /// The loop's answer: the best `limit` files with snippets packed into the budget.
     pub fn result(&self) -> RetrieveOutput {
         let threshold = self.config.high_threshold;
+        let limits = self.limits.clone();
+        let stop = || limits.hit().is_some();
         let mut files: Vec<File> = self
             .ranked()
             .into_iter()
@@ -710,7 +777,7 @@ impl Session {
                     None => self
                         .corpus
                         .get(&p)
-                        .map(|d| output::snippets(d, &self.task_query, &k.defines))
+                        .map(|d| output::snippets(d, &self.task_query, &k.defines, &stop))
                         .unwrap_or_default(),
                 };
                 File {
