@@ -452,6 +452,36 @@ mod tests {
     }
 
     #[test]
+    fn a_parse_stops_when_the_call_is_stopped_and_says_so() {
+        // Error recovery over unclosed brackets: tree-sitter's slow case (D4).
+        let mut src = String::from("def zorblax_handler():\n    pass\n");
+        while src.len() < 200_000 {
+            src.push_str(&"(".repeat(60));
+            src.push('\n');
+        }
+        let spec = language_of("n.py").unwrap();
+        // The call is stopped after a few progress checks (its deadline or a cancel).
+        let checks = std::cell::Cell::new(0);
+        let stop = || {
+            checks.set(checks.get() + 1);
+            checks.get() > 3
+        };
+        let s = symbols_until(spec, &src, &stop);
+        assert_eq!(s.capped, Some(Cap::Stopped));
+        assert!(s.definitions.is_empty() && s.references.is_empty());
+        assert_eq!(checks.get(), 4, "no check after the stop");
+        // Stopped before it starts: nothing is parsed.
+        assert_eq!(
+            symbols_until(spec, &src, &|| true).capped,
+            Some(Cap::Stopped)
+        );
+        // Unstopped, an ordinary file is parsed in full and not capped.
+        let s = symbols_until(spec, "def zorblax_handler():\n    pass\n", &|| false);
+        assert_eq!(s.capped, None);
+        assert_eq!(s.definitions.len(), 1);
+    }
+
+    #[test]
     fn python_definitions_have_parents_and_lines() {
         let src = "import os\nfrom auth.session import Session\n\nMAX = 3\n\nclass Token:\n    TTL = 60\n\n    def expired(self, now):\n        return now > self.TTL + refresh(now)\n";
         let s = symbols(language_of("a.py").unwrap(), src);

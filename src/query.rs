@@ -1003,6 +1003,47 @@ mod tests {
     }
 
     #[test]
+    fn a_task_of_thousands_of_words_keeps_the_most_informative_terms() {
+        // 8,000 distinct words (a pasted log, probe D5) after a title.
+        let mut task = String::from("ZorblaxHandler drops events\n");
+        let mut x: u64 = 1;
+        for _ in 0..8000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            task.push_str(&format!("w{:x} ", x >> 40));
+        }
+        task.push_str("\nplain_word_mentioned_last");
+        let q = TaskQuery::new(&task, &["keyword_given".into()]);
+        assert_eq!(q.terms.len(), MAX_QUERY_TERMS);
+        let has = |t: &str| q.terms.iter().any(|x| x.text == t);
+        // The title's terms and the agent's keyword weigh most; a code-like
+        // term mentioned once outranks the plain words.
+        for t in [
+            "zorblaxhandler",
+            "zorblax",
+            "handler",
+            "drops",
+            "events",
+            "keyword_given",
+        ] {
+            assert!(has(t), "{t} kept");
+        }
+        assert!(has("plain_word_mentioned_last"), "code-like terms are kept");
+        // Task identifiers are those whose term was kept.
+        assert!(q.identifiers.contains(&"ZorblaxHandler".to_string()));
+        assert!(q.identifiers.len() <= MAX_QUERY_TERMS + 1);
+        assert!(q
+            .identifiers
+            .iter()
+            .all(|i| q.weight_of(term_hash(i)).is_some()));
+        // A stopped call reads no more of the task than it had read.
+        let q = TaskQuery::with_feedback(&task, &[], &[], &|| true);
+        let has = |t: &str| q.terms.iter().any(|x| x.text == t);
+        assert!(has("zorblax") && !has("plain_word_mentioned_last"));
+    }
+
+    #[test]
     fn paths_and_modules_are_pulled_out() {
         let q = TaskQuery::new(
             "Error in sympy.core.expr when calling\n  File \"/usr/lib/python3/site-packages/sympy/printing/latex.py\", line 3, in f\nsee src\\auth\\token.rs",
