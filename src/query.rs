@@ -747,7 +747,7 @@ impl TaskQuery {
         let mut add = |text: &str, bonus: f64, counts: &mut HashMap<String, (f64, bool, usize)>| {
             for (_, id) in identifiers(text) {
                 read += 1;
-                if stopped || (read % 1024 == 0 && stop()) {
+                if stopped || (read.is_multiple_of(1024) && stop()) {
                     stopped = true;
                     return;
                 }
