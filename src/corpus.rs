@@ -68,27 +68,34 @@ pub struct Doc {
     pub text: String,
     /// (term hash, count) of every term, sorted by hash; built on first need.
     terms: OnceLock<Vec<(u64, u32)>>,
-    /// (term hash, count) of the terms scanned for so far (zeros included).
+    /// (term hash, count) of the terms scanned for so far (zeros included),
+    /// sorted by hash (looked up by binary search: a scan per term made
+    /// query terms x memo entries work per file, probe D5).
     memo: Mutex<Vec<(u64, u32)>>,
     /// Hashes of the terms of the relative path (directories and file name).
     pub path_terms: Vec<u64>,
     /// Hashes of the terms of the file name's stem only.
     pub stem_terms: Vec<u64>,
     pub language: Option<&'static LanguageSpec>,
-    symbols: OnceLock<Arc<Symbols>>,
+    /// The parsed symbols, once a parse finished or hit the file's budget
+    /// (a parse the call stopped is not kept). Locked while parsing, so a
+    /// file is parsed by one thread at a time.
+    symbols: Mutex<Option<Arc<Symbols>>>,
 }
 
 impl Doc {
     /// Indexes `text`: its length and, when `wanted` is given, the counts of
     /// those terms (memoised).
     fn new(rel: &str, text: String, wanted: Option<(&TermSet, &[(u64, &str)])>) -> Doc {
-        let memo = wanted.map_or_else(Vec::new, |(set, terms)| {
+        let mut memo: Vec<(u64, u32)> = wanted.map_or_else(Vec::new, |(set, terms)| {
             terms
                 .iter()
                 .map(|(h, _)| *h)
                 .zip(set.count(&text))
                 .collect()
         });
+        memo.sort_unstable_by_key(|&(h, _)| h);
+        memo.dedup_by_key(|&mut (h, _)| h);
         let mut path_terms = Vec::new();
         for_each_term_hash(rel, |h| path_terms.push(h));
         path_terms.sort_unstable();
@@ -106,7 +113,7 @@ impl Doc {
             memo: Mutex::new(memo),
             path_terms,
             stem_terms,
-            symbols: OnceLock::new(),
+            symbols: Mutex::new(None),
         }
     }
 
@@ -132,7 +139,7 @@ impl Doc {
     pub fn tf(&self, hash: u64) -> u32 {
         if self.terms.get().is_none() {
             let memo = self.memo.lock().expect("term memo poisoned");
-            if let Some(&(_, n)) = memo.iter().find(|(h, _)| *h == hash) {
+            if let Some(n) = memo_get(&memo, hash) {
                 return n;
             }
         }
@@ -144,15 +151,32 @@ impl Doc {
 
     /// The file's symbols, parsed on first use (empty for languages without a row).
     pub fn symbols(&self) -> Arc<Symbols> {
-        self.symbols
-            .get_or_init(|| {
-                Arc::new(
-                    self.language
-                        .map(|l| lang::symbols(l, &self.text))
-                        .unwrap_or_default(),
-                )
-            })
-            .clone()
+        self.symbols_until(&|| false)
+    }
+
+    /// [`Doc::symbols`], parsed within the file's budget and stopped when
+    /// `stop` returns true ([`lang::symbols_until`]); then empty, with
+    /// `capped` set. A stopped parse is not kept: a later call parses again.
+    pub fn symbols_until(&self, stop: &dyn Fn() -> bool) -> Arc<Symbols> {
+        let mut slot = self.symbols.lock().expect("symbols poisoned");
+        if let Some(s) = &*slot {
+            return s.clone();
+        }
+        let s = Arc::new(
+            self.language
+                .map(|l| lang::symbols_until(l, &self.text, stop))
+                .unwrap_or_default(),
+        );
+        if s.capped != Some(lang::Cap::Stopped) {
+            *slot = Some(s.clone());
+        }
+        s
+    }
+
+    /// The kept symbols, without parsing: `None` when the file was not
+    /// parsed yet or its last parse was stopped.
+    pub fn kept_symbols(&self) -> Option<Arc<Symbols>> {
+        self.symbols.lock().expect("symbols poisoned").clone()
     }
 
     /// Approximate heap bytes held (text and term statistics; symbols not counted).
@@ -273,13 +297,14 @@ pub fn term_counts(docs: &[&Doc], terms: &[(u64, &str)]) -> Vec<Vec<u32>> {
     }
     // Distinct, non-empty terms are scanned for; `slot` maps each asked term to one.
     let mut uniq: Vec<(u64, &str)> = Vec::new();
+    let mut slot_of: HashMap<u64, usize> = HashMap::new();
     let slot: Vec<Option<usize>> = terms
         .iter()
         .map(|&(h, t)| {
             if t.is_empty() {
                 return None;
             }
-            Some(uniq.iter().position(|u| u.0 == h).unwrap_or_else(|| {
+            Some(*slot_of.entry(h).or_insert_with(|| {
                 uniq.push((h, t));
                 uniq.len() - 1
             }))
@@ -327,7 +352,7 @@ impl Doc {
         let memo = self.memo.lock().expect("term memo poisoned");
         terms
             .iter()
-            .map(|(h, _)| !memo.iter().any(|(m, _)| m == h))
+            .map(|&(h, _)| memo_get(&memo, h).is_none())
             .collect()
     }
 
@@ -348,9 +373,9 @@ impl Doc {
         let mut missing = Vec::new();
         {
             let memo = self.memo.lock().expect("term memo poisoned");
-            for (i, (h, _)) in terms.iter().enumerate() {
-                match memo.iter().find(|(m, _)| m == h) {
-                    Some(&(_, n)) => out[i] = n,
+            for (i, &(h, _)) in terms.iter().enumerate() {
+                match memo_get(&memo, h) {
+                    Some(n) => out[i] = n,
                     None => missing.push(i),
                 }
             }
@@ -358,7 +383,8 @@ impl Doc {
         if missing.is_empty() {
             return out;
         }
-        let scanned: Vec<(usize, u32)> = if missing.iter().all(|i| scan.idx.contains(i)) {
+        let in_scan = |i: &usize| scan.idx.binary_search(i).is_ok();
+        let scanned: Vec<(usize, u32)> = if missing.iter().all(in_scan) {
             scan.idx
                 .iter()
                 .copied()
@@ -375,10 +401,12 @@ impl Doc {
         let mut memo = self.memo.lock().expect("term memo poisoned");
         for (i, n) in scanned {
             out[i] = n;
-            if !memo.iter().any(|(m, _)| *m == terms[i].0) {
-                memo.push((terms[i].0, n));
-            }
+            memo.push((terms[i].0, n));
         }
+        // Sorted again, one entry per term (another thread may have added
+        // the same terms meanwhile; its counts are the same).
+        memo.sort_unstable_by_key(|&(h, _)| h);
+        memo.dedup_by_key(|&mut (h, _)| h);
         if memo.len() > MAX_MEMO_TERMS {
             // A file asked about this often is hot: keep its full counts instead.
             memo.clear();
@@ -388,6 +416,13 @@ impl Doc {
         }
         out
     }
+}
+
+/// The memoised count of a term, by binary search of the sorted memo.
+fn memo_get(memo: &[(u64, u32)], hash: u64) -> Option<u32> {
+    memo.binary_search_by_key(&hash, |&(h, _)| h)
+        .ok()
+        .map(|i| memo[i].1)
 }
 
 /// Holder lists already computed, by (fingerprint of the documents searched,
@@ -429,9 +464,10 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
     // This call's answers by name hash: from the cache, or computed below.
     let mut answers: HashMap<u64, Arc<Vec<usize>>> = HashMap::new();
     let mut todo: Vec<(u64, &str)> = Vec::new();
+    let mut asked: std::collections::HashSet<u64> = std::collections::HashSet::new();
     for &t in names.iter().filter(|t| !t.is_empty()) {
         let h = term_hash(t);
-        if answers.contains_key(&h) || todo.iter().any(|u| u.0 == h) {
+        if answers.contains_key(&h) || !asked.insert(h) {
             continue;
         }
         match cached(h) {

@@ -44,8 +44,15 @@ const MAX_PER_FILE: usize = 4;
 const MAX_TRIES_PER_FILE: usize = 12;
 
 /// Finds the open gaps given the files in context and the whole corpus
-/// (`corpus`: path → document).
-pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &TaskQuery) -> Vec<Gap> {
+/// (`corpus`: path → document). Parses stop once `stop` returns true (the
+/// call's deadline or cancellation); a file whose parse stopped or was capped
+/// has no symbols here, so it neither asks for nor closes a gap.
+pub fn find(
+    context: &[InContext],
+    corpus: &BTreeMap<String, Arc<Doc>>,
+    q: &TaskQuery,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Vec<Gap> {
     let in_context: HashSet<&str> = context.iter().map(|c| c.path).collect();
     let mut gaps = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
@@ -59,7 +66,7 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
     let highs: Vec<(&InContext, Arc<crate::lang::Symbols>)> = context
         .iter()
         .filter(|c| c.is_high && c.doc.language.is_some())
-        .map(|c| (c, c.doc.symbols()))
+        .map(|c| (c, c.doc.symbols_until(stop)))
         .collect();
     // The names each high file uses in its snippets (not its own definitions),
     // and, for all of them at once, the code files holding each (one more than
@@ -151,13 +158,13 @@ pub fn find(context: &[InContext], corpus: &BTreeMap<String, Arc<Doc>>, q: &Task
                     .flat_map(|(_, _, h)| h.iter().map(|(_, d)| *d))
                     .collect();
                 next.par_iter().for_each(|d| {
-                    d.symbols();
+                    d.symbols_until(stop);
                 });
             }
             let r = *r;
             let definers: Vec<String> = holders
                 .iter()
-                .filter(|(_, d)| d.symbols().defines(&r.name).any(|d| !d.local))
+                .filter(|(_, d)| d.symbols_until(stop).defines(&r.name).any(|d| !d.local))
                 .map(|(p, _)| (*p).clone())
                 .collect();
             if definers.is_empty() || definers.iter().any(|p| in_context.contains(p.as_str())) {

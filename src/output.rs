@@ -22,13 +22,20 @@ const MAX_SNIPPETS: usize = 3;
 /// The regions of `doc` that best match the query: the definitions (functions,
 /// methods, classes, constants) with the most query terms, preferring the
 /// smallest definition that matches; files without symbols get a window around
-/// their densest lines. Line numbers are 1-based, inclusive.
-pub fn snippets(doc: &Doc, q: &TaskQuery, defines: &[String]) -> Vec<Snippet> {
+/// their densest lines (as do files whose parse was capped or stopped: see
+/// [`Doc::symbols_until`], which `stop` is passed to). Line numbers are
+/// 1-based, inclusive.
+pub fn snippets(
+    doc: &Doc,
+    q: &TaskQuery,
+    defines: &[String],
+    stop: &dyn Fn() -> bool,
+) -> Vec<Snippet> {
     let lines: Vec<&str> = doc.text.lines().collect();
     if lines.is_empty() {
         return Vec::new();
     }
-    let syms = doc.symbols();
+    let syms = doc.symbols_until(stop);
     let mut regions: Vec<(f64, usize, usize)> = Vec::new();
     for d in &syms.definitions {
         if d.kind == "module" || d.kind == "impl" {
@@ -341,7 +348,7 @@ mod tests {
         let text = "import os\n\ndef unrelated():\n    return 1\n\ndef token_expiry(t):\n    return t.expiry\n";
         let doc = crate::corpus::Doc::for_test("auth/token.py", text);
         let q = TaskQuery::new("token expiry is wrong", &[]);
-        let sn = snippets(&doc, &q, &[]);
+        let sn = snippets(&doc, &q, &[], &|| false);
         assert_eq!(sn.len(), 1, "{sn:?}");
         assert_eq!((sn[0].start_line, sn[0].end_line), (6, 7));
         assert!(sn[0].text.starts_with("def token_expiry"));

@@ -6,7 +6,20 @@
 //! splitting without keeping the whole identifier was worse than not splitting,
 //! and stemming cost about 3 points, so there is no stemming here.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+/// A query holds at most this many terms. A task with more distinct terms
+/// (a pasted log, a whole document) keeps the most informative ones; the rest
+/// still count where the text is searched for paths and modules, not as
+/// terms. Informative, decided before any file is read (IDF is not known yet):
+/// higher weight first (repeated, in the title, or an agent keyword), then
+/// code-like terms, then longer ones (a long word is rarer in code: a proxy
+/// for IDF), then the earlier mention. The development set's longest task
+/// has about 580 distinct terms, so no task there is cut. The cap bounds
+/// per-file scoring work and the term-count matrix (files x terms x 4 bytes:
+/// 320 MB at the cap on the Linux kernel's 78k files); without it a task of
+/// 8,000 random words took 10 s against a 1 s deadline (probe D5).
+pub const MAX_QUERY_TERMS: usize = 1024;
 
 /// 64-bit hash of a term, case-folded: the term's identity in document
 /// statistics (collisions are negligible at corpus sizes of 10^6 terms).
@@ -708,29 +721,48 @@ const PATH_EXTENSIONS: &[&str] = &[
 impl TaskQuery {
     /// Builds the query from the task text and extra agent keywords.
     pub fn new(task: &str, keywords: &[String]) -> TaskQuery {
-        TaskQuery::with_feedback(task, keywords, &[])
+        TaskQuery::with_feedback(task, keywords, &[], &|| false)
     }
 
     /// Like [`TaskQuery::new`], plus pseudo-relevance feedback terms (gap symbols)
     /// that count like a single mention in the body: they may add files, but must
-    /// not outweigh what the task says.
-    pub fn with_feedback(task: &str, keywords: &[String], feedback: &[String]) -> TaskQuery {
-        let mut counts: HashMap<String, (f64, bool)> = HashMap::new();
+    /// not outweigh what the task says. Linear in the length of the texts; at
+    /// most [`MAX_QUERY_TERMS`] terms. Once `stop` returns true (checked every
+    /// 1,024 identifiers) the rest of the text is not read: the query holds
+    /// the terms found so far.
+    pub fn with_feedback(
+        task: &str,
+        keywords: &[String],
+        feedback: &[String],
+        stop: &dyn Fn() -> bool,
+    ) -> TaskQuery {
+        // term → (occurrence weight, code-like, order of first mention)
+        let mut counts: HashMap<String, (f64, bool, usize)> = HashMap::new();
         let mut idents: Vec<String> = Vec::new();
+        let mut seen_idents: HashSet<String> = HashSet::new();
+        let mut read = 0usize;
+        let mut stopped = false;
         let title = task.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
         // `bonus` < 0 marks feedback: counted once, never a "task identifier".
-        let mut add = |text: &str, bonus: f64, counts: &mut HashMap<String, (f64, bool)>| {
+        let mut add = |text: &str, bonus: f64, counts: &mut HashMap<String, (f64, bool, usize)>| {
             for (_, id) in identifiers(text) {
+                read += 1;
+                if stopped || (read.is_multiple_of(1024) && stop()) {
+                    stopped = true;
+                    return;
+                }
+                let next = counts.len();
                 let lower = id.to_ascii_lowercase();
                 let parts = split_identifier(id);
                 let code_like = parts.len() > 1
                     || id.bytes().any(|b| b.is_ascii_digit())
                     || id[1..].bytes().any(|b| b.is_ascii_uppercase());
                 if !is_stopword(&lower) {
-                    let e = counts.entry(lower).or_insert((0.0, false));
+                    let e = counts.entry(lower).or_insert((0.0, false, next));
                     e.0 += 1.0 + bonus.max(0.0);
                     e.1 |= code_like || bonus >= 2.0;
-                    if bonus >= 0.0 && !idents.iter().any(|i| i == id) {
+                    if bonus >= 0.0 && !seen_idents.contains(id) {
+                        seen_idents.insert(id.to_string());
                         idents.push(id.to_string());
                     }
                 }
@@ -742,7 +774,8 @@ impl TaskQuery {
                     for p in parts {
                         let pl = p.to_ascii_lowercase();
                         if p.len() >= 2 && !is_stopword(&pl) {
-                            counts.entry(pl).or_insert((0.0, false)).0 += 1.0;
+                            let next = counts.len();
+                            counts.entry(pl).or_insert((0.0, false, next)).0 += 1.0;
                         }
                     }
                 }
@@ -757,16 +790,36 @@ impl TaskQuery {
         for k in feedback {
             add(k, -1.0, &mut counts);
         }
-        let mut terms: Vec<Term> = counts
+        let mut terms: Vec<(Term, usize)> = counts
             .into_iter()
-            .map(|(text, (n, is_code))| Term {
-                hash: term_hash(&text),
-                weight: 1.0 + n.ln(),
-                text,
-                is_code,
+            .map(|(text, (n, is_code, first))| {
+                let term = Term {
+                    hash: term_hash(&text),
+                    weight: 1.0 + n.ln(),
+                    text,
+                    is_code,
+                };
+                (term, first)
             })
             .collect();
+        if terms.len() > MAX_QUERY_TERMS {
+            // The most informative (see MAX_QUERY_TERMS); an O(n) selection.
+            let key = |(t, first): &(Term, usize)| {
+                (
+                    std::cmp::Reverse(t.weight.to_bits()),
+                    !t.is_code,
+                    std::cmp::Reverse(t.text.len()),
+                    *first,
+                )
+            };
+            terms.select_nth_unstable_by_key(MAX_QUERY_TERMS - 1, key);
+            terms.truncate(MAX_QUERY_TERMS);
+        }
+        let mut terms: Vec<Term> = terms.into_iter().map(|(t, _)| t).collect();
         terms.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.text.cmp(&b.text)));
+        // Identifiers whose term was kept.
+        let kept: HashSet<u64> = terms.iter().map(|t| t.hash).collect();
+        idents.retain(|id| kept.contains(&term_hash(id)));
         let (paths, modules) = structural_references(task);
         TaskQuery {
             weights: terms.iter().map(|t| (t.hash, t.weight)).collect(),
@@ -787,6 +840,7 @@ impl TaskQuery {
 fn structural_references(text: &str) -> (Vec<String>, Vec<String>) {
     let mut paths = Vec::new();
     let mut modules = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let is_path_char = |c: char| c.is_ascii_alphanumeric() || "_-./\\".contains(c);
     for raw in text.split(|c: char| !is_path_char(c)) {
         let token = raw.trim_matches(|c: char| c == '.' || c == '-');
@@ -802,7 +856,7 @@ fn structural_references(text: &str) -> (Vec<String>, Vec<String>) {
                 .rsplit_once("site-packages/")
                 .map_or(token.as_str(), |(_, p)| p);
             let p = p.trim_start_matches('/').to_string();
-            if !paths.contains(&p) {
+            if seen.insert(format!("p{p}")) {
                 paths.push(p);
             }
         } else if !token.contains('/') && token.matches('.').count() >= 1 && !has_ext {
@@ -814,7 +868,7 @@ fn structural_references(text: &str) -> (Vec<String>, Vec<String>) {
             };
             if segs.len() >= 2 && segs.iter().all(|s| is_ident(s)) {
                 let m = segs.join("/");
-                if !modules.contains(&m) {
+                if seen.insert(format!("m{m}")) {
                     modules.push(m);
                 }
             }
@@ -946,6 +1000,47 @@ mod tests {
             token.weight > expires.weight,
             "repeated and title terms weigh more"
         );
+    }
+
+    #[test]
+    fn a_task_of_thousands_of_words_keeps_the_most_informative_terms() {
+        // 8,000 distinct words (a pasted log, probe D5) after a title.
+        let mut task = String::from("ZorblaxHandler drops events\n");
+        let mut x: u64 = 1;
+        for _ in 0..8000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            task.push_str(&format!("w{:x} ", x >> 40));
+        }
+        task.push_str("\nplain_word_mentioned_last");
+        let q = TaskQuery::new(&task, &["keyword_given".into()]);
+        assert_eq!(q.terms.len(), MAX_QUERY_TERMS);
+        let has = |t: &str| q.terms.iter().any(|x| x.text == t);
+        // The title's terms and the agent's keyword weigh most; a code-like
+        // term mentioned once outranks the plain words.
+        for t in [
+            "zorblaxhandler",
+            "zorblax",
+            "handler",
+            "drops",
+            "events",
+            "keyword_given",
+        ] {
+            assert!(has(t), "{t} kept");
+        }
+        assert!(has("plain_word_mentioned_last"), "code-like terms are kept");
+        // Task identifiers are those whose term was kept.
+        assert!(q.identifiers.contains(&"ZorblaxHandler".to_string()));
+        assert!(q.identifiers.len() <= MAX_QUERY_TERMS + 1);
+        assert!(q
+            .identifiers
+            .iter()
+            .all(|i| q.weight_of(term_hash(i)).is_some()));
+        // A stopped call reads no more of the task than it had read.
+        let q = TaskQuery::with_feedback(&task, &[], &[], &|| true);
+        let has = |t: &str| q.terms.iter().any(|x| x.text == t);
+        assert!(has("zorblax") && !has("plain_word_mentioned_last"));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! where they come from is noted on each field.
 
 use crate::corpus::{holders_many, term_counts, Doc};
-use crate::lang::Symbols;
+use crate::lang::{Cap, Symbols};
 use crate::query::{for_each_term_hash, term_hash, TaskQuery};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -191,6 +191,9 @@ pub struct Scored {
     /// Set when the task names this file or its module: calibration reads
     /// this, and its reason is rendered from it.
     pub named: Option<Named>,
+    /// Set when this file was to be parsed but its symbols were capped (see
+    /// [`Cap`]): it is ranked without definition or neighbour evidence.
+    pub capped: Option<Cap>,
 }
 
 /// How the task names a file (explicit evidence).
@@ -224,13 +227,17 @@ pub struct Candidate<'a> {
 /// [`EXPLAINED`] carry their reasons.
 ///
 /// With `hurry` (the call's deadline has passed) nothing is parsed: no
-/// definition or neighbour evidence, only BM25, paths and priors.
+/// definition or neighbour evidence, only BM25, paths and priors. `stop`
+/// (the call's deadline or cancellation) is checked between the passes and
+/// while files are parsed: once it returns true the passes left are skipped
+/// and parses in progress stop, as with `hurry`.
 pub fn score(
     cands: &[Candidate],
     q: &TaskQuery,
     focus: &Focus,
     w: &Weights,
     hurry: bool,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Vec<Scored> {
     let docs: Vec<&Doc> = cands.iter().map(|c| &**c.doc).collect();
     let wanted: Vec<(u64, &str)> = q.terms.iter().map(|t| (t.hash, t.text.as_str())).collect();
@@ -309,16 +316,18 @@ pub fn score(
                 neighbour: false,
                 prior_applied: false,
                 named: None,
+                capped: None,
             })
         })
         .collect();
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
 
     let t = std::time::Instant::now();
+    let hurry = hurry || stop();
     let parsed = if hurry {
         HashMap::new()
     } else {
-        definition_pass(cands, q, w, &mut scored, n, &tf)
+        definition_pass(cands, q, w, &mut scored, n, &tf, stop)
     };
     tracing::debug!(
         parsed = parsed.len(),
@@ -333,7 +342,7 @@ pub fn score(
             s.prior_applied = true;
         }
     }
-    if !hurry {
+    if !hurry && !stop() {
         neighbour_pass(cands, w, &mut scored, &parsed, n);
     }
     explicit_pass(cands, q, focus, w, &mut scored);
@@ -384,14 +393,20 @@ fn definition_pass(
     scored: &mut [Scored],
     n: f64,
     tf: &[Vec<u32>],
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> HashMap<usize, Arc<Symbols>> {
     // (identifier, index of its query term, the term's weight)
+    let term_of: HashMap<u64, usize> = q
+        .terms
+        .iter()
+        .enumerate()
+        .map(|(j, t)| (t.hash, j))
+        .collect();
     let idents: Vec<(&str, usize, f64)> = q
         .identifiers
         .iter()
         .filter_map(|id| {
-            let h = term_hash(id);
-            let j = q.terms.iter().position(|t| t.hash == h)?;
+            let j = *term_of.get(&term_hash(id))?;
             Some((id.as_str(), j, q.terms[j].weight))
         })
         .collect();
@@ -416,14 +431,15 @@ fn definition_pass(
     }
     let parsed: HashMap<usize, Arc<Symbols>> = to_parse
         .into_par_iter()
-        .map(|i| (i, cands[i].doc.symbols()))
+        .map(|i| (i, cands[i].doc.symbols_until(stop)))
         .collect();
     // Definition IDF: how many parsed files define the name.
+    let ident_set: HashSet<&str> = idents.iter().map(|&(id, _, _)| id).collect();
     let mut ndef: HashMap<&str, usize> = HashMap::new();
     for syms in parsed.values() {
         let mut seen = HashSet::new();
         for d in &syms.definitions {
-            if let Some(&(id, _, _)) = idents.iter().find(|(id, _, _)| d.name == *id) {
+            if let Some(&id) = ident_set.get(d.name.as_str()) {
                 if seen.insert(id) {
                     *ndef.entry(id).or_insert(0) += 1;
                 }
@@ -434,6 +450,7 @@ fn definition_pass(
         let Some(syms) = parsed.get(&s.idx) else {
             continue;
         };
+        s.capped = syms.capped;
         let mut bonus = 0.0;
         for &(id, _, weight) in &idents {
             // A top-level definition says more than a method of the same name.
@@ -658,6 +675,7 @@ fn explicit_pass(
                     neighbour: false,
                     prior_applied: false,
                     named: None,
+                    capped: None,
                 });
                 scored.len() - 1
             });
@@ -879,7 +897,14 @@ mod tests {
             })
             .collect();
         let q = TaskQuery::new("token expiry is wrong in billing/ledger.py", &[]);
-        let scored = score(&cands, &q, &Focus::default(), &Weights::default(), false);
+        let scored = score(
+            &cands,
+            &q,
+            &Focus::default(),
+            &Weights::default(),
+            false,
+            &|| false,
+        );
         let ledger = scored
             .iter()
             .find(|s| s.idx == 0)

@@ -219,8 +219,26 @@ pub struct Stats {
     pub files_scored: usize,
     /// Files skipped, by kind.
     pub skipped: Skipped,
+    /// Source files the call needed the syntax tree of (to find definitions,
+    /// choose snippets or look for gaps) but ranked by their text alone: BM25,
+    /// paths and priors, no definition or neighbour evidence, snippets around
+    /// the densest lines. Sorted by path; absent when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_parsed: Vec<NotParsed>,
     /// Wall time of the call in milliseconds.
     pub elapsed_ms: u64,
+}
+
+/// A source file ranked without its syntax tree (see `Stats::not_parsed`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct NotParsed {
+    /// Path relative to the root, `/`-separated.
+    pub path: String,
+    /// `parse_budget`: parsing it took longer than its budget (250 ms plus
+    /// 1 ms per KB of text); kept until the file changes. `stopped`: the
+    /// call's deadline passed or it was cancelled while the file was parsed
+    /// (`truncated` says which); the next call parses it again.
+    pub reason: String,
 }
 
 /// Why the loop stopped.

@@ -112,6 +112,7 @@ fn rank(files: &[(String, String)], task: &str) -> Vec<Scored> {
         &Focus::default(),
         &Weights::default(),
         false,
+        &|| false,
     )
 }
 

@@ -5,6 +5,7 @@
 mod common;
 
 mod binary;
+mod bounded;
 mod concurrency;
 mod confinement;
 mod expand;

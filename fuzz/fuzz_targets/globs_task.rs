@@ -70,6 +70,7 @@ fuzz_target!(|input: Input| {
         &Focus::default(),
         &Weights::default(),
         input.hurry,
+        &|| false,
     );
     for s in &scored {
         assert!(

@@ -29,7 +29,7 @@ impl Session {
         let limits = self.limits.clone();
         let (loaded, walk_stopped, t_walk) = self.walk_and_read(corpus, t0);
         let t_load = t0.elapsed();
-        let (docs, stats) = self.sort_out(&loaded, &filter, walk_stopped);
+        let (docs, mut stats) = self.sort_out(&loaded, &filter, walk_stopped);
         let cands: Vec<Candidate> = docs
             .iter()
             .map(|(rel, doc, allowed)| Candidate {
@@ -50,7 +50,31 @@ impl Session {
             );
         }
         let hurry = hurry.is_some();
-        let scored = score::score(&cands, &self.task_query, &self.focus, &self.weights, hurry);
+        let stop = || limits.hit().is_some();
+        let scored = score::score(
+            &cands,
+            &self.task_query,
+            &self.focus,
+            &self.weights,
+            hurry,
+            &stop,
+        );
+        let mut stopped = 0;
+        for s in &scored {
+            if let Some(cap) = s.capped {
+                stopped += usize::from(cap == crate::lang::Cap::Stopped);
+                self.not_parsed.insert(cands[s.idx].rel.to_string(), cap);
+            }
+        }
+        if let Some(reason) = limits.hit().filter(|_| stopped > 0) {
+            let place = format!("in cycle {} while parsing", self.cycle);
+            self.note_skipped(
+                reason,
+                &place,
+                &format!("{stopped} files ranked by their text alone (stats.not_parsed)"),
+            );
+        }
+        stats.not_parsed = self.not_parsed_list();
         tracing::debug!(
             cycle = self.cycle,
             walk_ms = t_walk.as_millis() as u64,
@@ -87,6 +111,10 @@ impl Session {
         self.evaluated = false;
         self.done = None;
         self.truncated = None;
+        if !self.reuse_walk {
+            // A step-wise call of its own; `retrieve` keeps its cycles' files.
+            self.not_parsed.clear();
+        }
         let agent: Vec<String> = self
             .query
             .keywords
@@ -94,7 +122,10 @@ impl Session {
             .filter(|k| !self.feedback.contains(k))
             .cloned()
             .collect();
-        self.task_query = TaskQuery::with_feedback(&self.config.task, &agent, &self.feedback);
+        let limits = self.limits.clone();
+        let stop = || limits.hit().is_some();
+        self.task_query =
+            TaskQuery::with_feedback(&self.config.task, &agent, &self.feedback, &stop);
         Ok(filter)
     }
 

@@ -139,14 +139,17 @@ impl Session {
             .map(|(p, k)| (p.clone(), k.relevance >= threshold))
             .collect();
         let t0 = Instant::now();
+        let limits = self.limits.clone();
+        let stop = || limits.hit().is_some();
         // On all cores: each file is parsed to choose its snippets.
         let snippets: Vec<Vec<Snippet>> = context_paths
             .par_iter()
             .map(|(p, _)| {
                 let k = &self.files[p];
-                output::snippets(&self.corpus[p], &self.task_query, &k.defines)
+                output::snippets(&self.corpus[p], &self.task_query, &k.defines, &stop)
             })
             .collect();
+        self.note_unparsed(context_paths.iter().map(|(p, _)| p.as_str()));
         let context: Vec<InContext> = context_paths
             .iter()
             .zip(&snippets)
@@ -164,7 +167,7 @@ impl Session {
         let mut gaps = if gaps_skipped.is_some() {
             Vec::new()
         } else {
-            gaps::find(&context, &self.corpus, &self.task_query)
+            gaps::find(&context, &self.corpus, &self.task_query, &stop)
         };
         drop(context);
         tracing::debug!(

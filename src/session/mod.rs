@@ -75,6 +75,9 @@ pub struct Session {
     snapshot: Option<Arc<Vec<crate::corpus::Loaded>>>,
     /// Symbolic links the last walk did not follow (outside the root, dangling).
     links_not_followed: usize,
+    /// Files of this call ranked without their syntax tree, and why
+    /// (`stats.not_parsed`).
+    not_parsed: BTreeMap<String, crate::lang::Cap>,
 }
 
 impl Session {
@@ -114,6 +117,7 @@ impl Session {
             reuse_walk: false,
             snapshot: None,
             links_not_followed: 0,
+            not_parsed: BTreeMap::new(),
         }
     }
 
@@ -159,9 +163,42 @@ impl Session {
         v
     }
 
+    /// Records the files of `paths` (parsed for snippets or gaps) whose
+    /// symbols were capped, or not kept because the call stopped their parse,
+    /// and updates `stats.not_parsed`.
+    fn note_unparsed<'a>(&mut self, paths: impl Iterator<Item = &'a str>) {
+        for p in paths {
+            let Some(doc) = self.corpus.get(p).filter(|d| d.language.is_some()) else {
+                continue;
+            };
+            // Not kept: never parsed (an empty file) or its parse was stopped.
+            let cap = match doc.kept_symbols() {
+                Some(s) => s.capped,
+                None if self.limits.hit().is_some() => Some(crate::lang::Cap::Stopped),
+                None => None,
+            };
+            if let Some(cap) = cap {
+                self.not_parsed.insert(p.to_string(), cap);
+            }
+        }
+        self.stats.not_parsed = self.not_parsed_list();
+    }
+
+    fn not_parsed_list(&self) -> Vec<NotParsed> {
+        self.not_parsed
+            .iter()
+            .map(|(path, cap)| NotParsed {
+                path: path.clone(),
+                reason: cap.as_str().to_string(),
+            })
+            .collect()
+    }
+
     /// The loop's answer: the best `limit` files with snippets packed into the budget.
     pub fn result(&self) -> RetrieveOutput {
         let threshold = self.config.high_threshold;
+        let limits = self.limits.clone();
+        let stop = || limits.hit().is_some();
         let mut files: Vec<File> = self
             .ranked()
             .into_iter()
@@ -172,7 +209,7 @@ impl Session {
                     None => self
                         .corpus
                         .get(&p)
-                        .map(|d| output::snippets(d, &self.task_query, &k.defines))
+                        .map(|d| output::snippets(d, &self.task_query, &k.defines, &stop))
                         .unwrap_or_default(),
                 };
                 File {
