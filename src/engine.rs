@@ -1,6 +1,7 @@
 //! The engine: validated configuration, root resolution, the session store, and
 //! the whole loop (`retrieve`). Tool bodies and the CLI call only this.
 
+use crate::confine::{Allowed, Override};
 use crate::corpus::Corpus;
 use crate::error::{Error, Result};
 use crate::score::Weights;
@@ -27,6 +28,15 @@ pub struct EngineOptions {
     /// Wall-clock deadline of a call in ms (default [`DEFAULT_DEADLINE_MS`]);
     /// a `deadline_ms` argument overrides it per call.
     pub deadline_ms: Option<u64>,
+    /// More directories a `root` argument may name (`serve --allow-root`,
+    /// repeatable), with `root`. Each is trusted as given: the hidden and
+    /// ignore checks apply only below it.
+    pub allow_roots: Vec<PathBuf>,
+    /// Let `!` whitelists in ignore files re-open hidden files (`--hidden-whitelisted`).
+    pub hidden_whitelisted: bool,
+    /// Let the CLI's `--root` (or the server's own) be hidden or ignored
+    /// (`--allow-hidden-root`). Never applies to a server's `root` arguments.
+    pub allow_hidden_root: bool,
 }
 
 /// Default deadline of a call: the Linux kernel tree (78k files) takes about
@@ -105,7 +115,8 @@ pub const MAX_BUDGET_TOKENS: usize = 20_000;
 /// Shared state: the file cache and the sessions.
 pub struct Engine {
     options: EngineOptions,
-    allowed: Option<PathBuf>,
+    /// With `--root`: it, then each `--allow-root`. Empty: unconfined.
+    allowed: Vec<Allowed>,
     pub(crate) corpus: Corpus,
     sessions: Sessions,
 }
@@ -136,8 +147,17 @@ impl Engine {
         // resolves inside an unresolvable path, so every root is refused).
         let allowed = options
             .root
-            .as_ref()
-            .map(|r| r.canonicalize().unwrap_or_else(|_| r.clone()));
+            .iter()
+            .chain(
+                options
+                    .root
+                    .is_some()
+                    .then_some(&options.allow_roots)
+                    .into_iter()
+                    .flatten(),
+            )
+            .map(|r| Allowed::new(r))
+            .collect();
         Engine {
             options,
             allowed,
@@ -149,11 +169,13 @@ impl Engine {
     /// Root resolution: `root` argument → `--root` → the working directory.
     /// A relative `root` is taken relative to `--root` (or the working directory).
     ///
-    /// With `--root`, the result must lie inside it. The check is made twice:
-    /// on the path with `..` resolved by its text, before the file system is
-    /// asked anything (so a refused root does not reveal whether a path outside
-    /// exists), and on the canonical path (so a symbolic link cannot lead out).
-    /// The error names the argument as given, never where a link points.
+    /// With `--root`, the result must lie inside it or an `--allow-root`
+    /// ([`crate::confine::resolve_inside`]: "outside" is decided before
+    /// existence, so a refusal reveals nothing about outside paths), and no
+    /// component below that directory may be hidden or ignored. Without it
+    /// (the CLI), the root may not be hidden or ignored below the working
+    /// directory or its git work tree unless `--allow-hidden-root`. The error
+    /// names the argument as given, never where a link points.
     pub fn resolve_root(&self, root: Option<&str>) -> Result<PathBuf> {
         let base = match &self.options.root {
             Some(r) => r.clone(),
@@ -174,23 +196,51 @@ impl Engine {
             }
             None => base.clone(),
         };
-        let outside = |allowed: &PathBuf| Error::RootOutsideAllowed {
-            path: PathBuf::from(arg.unwrap_or_default()),
-            allowed: allowed.clone(),
-        };
-        if let Some(allowed) = &self.allowed {
-            let lexical = lexical_abs(&path);
-            if !lexical.starts_with(allowed) && !lexical.starts_with(lexical_abs(&base)) {
-                return Err(outside(allowed));
-            }
+        let arg = arg.unwrap_or_default();
+        if self.allowed.is_empty() {
+            let canon = canonical_dir(path)?;
+            self.check_cli_root(&canon, arg)?;
+            return Ok(canon);
         }
-        let canon = canonical_dir(path)?;
-        if let Some(allowed) = &self.allowed {
-            if !canon.starts_with(allowed) {
-                return Err(outside(allowed));
-            }
-        }
+        let canon = crate::confine::resolve_inside(&path, &self.allowed, arg)?;
+        self.check_root_argument(&canon, arg)?;
         Ok(canon)
+    }
+
+    /// A root under a server's `--root`/`--allow-root`: nothing hidden or
+    /// ignored below the allowed directory it lies in (the deepest one).
+    fn check_root_argument(&self, canon: &Path, arg: &str) -> Result<()> {
+        let anchor = self
+            .allowed
+            .iter()
+            .map(|a| &a.canon)
+            .filter(|a| canon.starts_with(a))
+            .max_by_key(|a| a.components().count());
+        match anchor {
+            Some(anchor) => crate::confine::check_visible(canon, anchor, arg, Override::AllowRoot),
+            None => Ok(()),
+        }
+    }
+
+    /// The CLI's root: nothing hidden or ignored below the working directory
+    /// or enclosing git work tree, unless `--allow-hidden-root`.
+    fn check_cli_root(&self, canon: &Path, arg: &str) -> Result<()> {
+        if self.options.allow_hidden_root {
+            return Ok(());
+        }
+        match crate::confine::cli_anchor(canon) {
+            Some(anchor) => {
+                crate::confine::check_visible(canon, &anchor, arg, Override::AllowHiddenRoot)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// The walk's options for this engine.
+    pub fn walk_options(&self) -> crate::walk::WalkOptions {
+        crate::walk::WalkOptions {
+            hidden_whitelisted: self.options.hidden_whitelisted,
+        }
     }
 
     /// Validates raw loop settings once; tool bodies only see the result.
@@ -425,23 +475,6 @@ impl Engine {
         }
         Ok(s.refine(&p.keywords, &p.patterns, &p.excludes))
     }
-}
-
-/// `path` made absolute with `.` and `..` resolved by their text (no file
-/// system access, so symbolic links are not resolved).
-fn lexical_abs(path: &Path) -> PathBuf {
-    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = PathBuf::new();
-    for c in abs.components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// `path` as a canonical directory, or the error that says what is wrong with it.

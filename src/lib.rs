@@ -9,6 +9,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod confine;
 pub mod corpus;
 pub mod engine;
 pub mod error;
@@ -16,6 +17,7 @@ pub mod gaps;
 pub mod lang;
 pub mod output;
 pub mod query;
+pub mod safe_open;
 pub mod score;
 pub mod server;
 pub mod session;

@@ -17,7 +17,7 @@ use crate::query::TaskQuery;
 use crate::score::{self, Candidate, Focus, Weights};
 use crate::tools::evaluate::Judgment;
 use crate::types::*;
-use crate::walk::{walk_counting, Filter};
+use crate::walk::{walk_with, Filter};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -194,7 +194,7 @@ impl Session {
                 (loaded, None, t0.elapsed())
             }
             _ => {
-                let (entries, refused) = walk_counting(&self.config.root, &stop);
+                let (entries, refused) = walk_with(&self.config.root, engine.walk_options(), &stop);
                 self.links_not_followed = refused;
                 let walk_stopped = limits.hit();
                 let t_walk = t0.elapsed();
