@@ -532,13 +532,43 @@ pub fn scratch_git(dir: &Path, args: &[&str]) -> Option<String> {
     Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// `-c` settings that keep provenance from running any program a repository
+/// configures (the root may be any nested repository a caller names): no
+/// `core.fsmonitor` hook, and every `filter.<driver>.clean`/`.process` the
+/// repository's configuration names emptied (`git status` runs a clean filter
+/// on a file whose stat data changed). Reading the configuration runs nothing.
+fn provenance_config(root: &Path) -> Vec<String> {
+    let mut args = vec!["-c".to_string(), "core.fsmonitor=false".to_string()];
+    let drivers = git_command()
+        .arg("-C")
+        .arg(root)
+        .args([
+            "config",
+            "--name-only",
+            "--get-regexp",
+            r"^filter\..*\.(clean|process|smudge)$",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output();
+    if let Ok(out) = drivers {
+        for key in String::from_utf8_lossy(&out.stdout).lines() {
+            args.push("-c".into());
+            args.push(format!("{key}="));
+        }
+    }
+    args
+}
+
 /// Provenance of a root: the git worktree's top level, `HEAD` and dirtiness
 /// when the root is inside one (via `git`, read-only; absent when git is not installed).
 pub fn root_info(root: &Path) -> Root {
+    let no_programs = provenance_config(root);
     let git = |args: &[&str]| -> Option<String> {
         let out = git_command()
             .arg("-C")
             .arg(root)
+            .args(&no_programs)
             // `git status` otherwise refreshes the index on disk and takes
             // `.git/index.lock`, which can fail the user's own concurrent git commands.
             .env("GIT_OPTIONAL_LOCKS", "0")
