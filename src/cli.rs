@@ -20,11 +20,30 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve MCP over stdio (what agent configurations launch). Logs go to stderr.
+    ///
+    /// The server is always confined: a call's `root` may only name the
+    /// directory given with --root (default: the working directory), one
+    /// below it, or an --allow-root directory; never a hidden or ignored one
+    /// below those.
     Serve {
         /// Directory searched when a call gives no `root`; a call's `root` may only
-        /// name this directory or one below it. Default: the working directory.
+        /// name this directory or one below it (or an --allow-root). Default: the
+        /// working directory.
         #[arg(long, value_name = "DIR")]
         root: Option<PathBuf>,
+        /// Another directory a call's `root` may name (it or one below it);
+        /// repeatable. Naming a hidden or ignored directory here is the way to
+        /// let calls search it.
+        #[arg(long = "allow-root", value_name = "DIR")]
+        allow_root: Vec<PathBuf>,
+        /// Let `!` whitelists in `.ignore`/`.gitignore` files (`!.env`) re-open
+        /// the hidden files they name. Default: hidden files stay skipped.
+        #[arg(long)]
+        hidden_whitelisted: bool,
+        /// Accept a --root that is hidden or excluded by ignore rules (judged
+        /// below the working directory or the enclosing git work tree).
+        #[arg(long)]
+        allow_hidden_root: bool,
         /// Wall-clock deadline of each call in ms (10-3600000); a call's
         /// `deadline_ms` argument overrides it. Past it a call returns the best
         /// files found so far, marked `truncated`.
@@ -51,9 +70,18 @@ pub enum Format {
 pub struct RetrieveArgs {
     /// The coding task in natural language (paths, identifiers and stack traces help).
     pub task: String,
-    /// Directory to search (default: the working directory).
+    /// Directory to search (default: the working directory). A hidden or
+    /// ignored directory (below the working directory or the enclosing git
+    /// work tree) is refused unless --allow-hidden-root.
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
+    /// Accept a --root that is hidden or excluded by ignore rules.
+    #[arg(long)]
+    pub allow_hidden_root: bool,
+    /// Let `!` whitelists in `.ignore`/`.gitignore` files (`!.env`) re-open
+    /// the hidden files they name. Default: hidden files stay skipped.
+    #[arg(long)]
+    pub hidden_whitelisted: bool,
     /// Only search files matching this glob (gitignore-style, relative to the root; repeatable).
     #[arg(long = "include", value_name = "GLOB")]
     pub include: Vec<String>,
@@ -92,7 +120,11 @@ pub struct RetrieveArgs {
 
 /// Runs `retrieve` and writes the result. Errors are for the caller to print.
 pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
-    let engine = Engine::new(EngineOptions::default());
+    let engine = Engine::new(EngineOptions {
+        allow_hidden_root: args.allow_hidden_root,
+        hidden_whitelisted: args.hidden_whitelisted,
+        ..Default::default()
+    });
     let task = args.task.clone();
     let out = engine
         .retrieve(RetrieveParams {

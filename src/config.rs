@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::root::Roots;
 use crate::tools::retrieve::RetrieveParams;
-use crate::walk::Filter;
+use crate::walk::{Filter, WalkOptions};
 use std::path::PathBuf;
 
 /// Default deadline of a call: the Linux kernel tree (78k files) takes about
@@ -29,6 +29,8 @@ pub struct LoopConfig {
     pub high_threshold: f64,
     pub limit: usize,
     pub budget_tokens: usize,
+    /// What the walk may return beyond the default rules (the engine's).
+    pub walk: WalkOptions,
 }
 
 /// Defaults (DESIGN.md §2 and the loop seeds).
@@ -113,6 +115,7 @@ impl LoopConfig {
                 100,
                 MAX_BUDGET_TOKENS,
             )?,
+            walk: roots.walk_options(),
         };
         // Compile once here so a bad glob is reported before any work.
         Filter::new(&cfg.patterns, &cfg.excludes)?;

@@ -535,7 +535,8 @@ fn read_doc(entry: &Entry, wanted: (&TermSet, &[(u64, &str)])) -> Result<Arc<Doc
         return Err(Skip::TooLarge);
     }
     let mut bytes = Vec::with_capacity(entry.size as usize);
-    std::fs::File::open(&entry.abs)
+    // Never through a link below the root, even one swapped in after the walk.
+    crate::safe_open::open_walked(&entry.abs, &entry.rel)
         .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|_| Skip::Unreadable)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {

@@ -35,6 +35,15 @@ pub struct EngineOptions {
     /// Wall-clock deadline of a call in ms (default [`DEFAULT_DEADLINE_MS`]);
     /// a `deadline_ms` argument overrides it per call.
     pub deadline_ms: Option<u64>,
+    /// More directories a `root` argument may name (`serve --allow-root`,
+    /// repeatable), with `root`. Each is trusted as given: the hidden and
+    /// ignore checks apply only below it.
+    pub allow_roots: Vec<PathBuf>,
+    /// Let `!` whitelists in ignore files re-open hidden files (`--hidden-whitelisted`).
+    pub hidden_whitelisted: bool,
+    /// Let the CLI's `--root` (or the server's own) be hidden or ignored
+    /// (`--allow-hidden-root`). Never applies to a server's `root` arguments.
+    pub allow_hidden_root: bool,
 }
 
 /// Shared state: the file cache and the sessions.
@@ -48,7 +57,12 @@ pub struct Engine {
 impl Engine {
     pub fn new(options: EngineOptions) -> Engine {
         Engine {
-            roots: Roots::new(options.root.clone()),
+            roots: Roots::new(
+                options.root.clone(),
+                &options.allow_roots,
+                options.allow_hidden_root,
+                options.hidden_whitelisted,
+            ),
             options,
             corpus: Corpus::default(),
             sessions: Sessions::default(),

@@ -17,8 +17,23 @@ pub enum Error {
     #[error("root {path:?} is not a directory: pass the repository's directory, not a file")]
     RootNotDirectory { path: PathBuf },
 
-    #[error("root {path:?} is outside the server's root {allowed:?} once `..` and symbolic links are resolved: pass a directory inside it (relative to it, or absolute), or start the server with a wider --root")]
+    #[error("root {path:?} is outside the server's root {allowed:?} once `..` and symbolic links are resolved: pass a directory inside it (relative to it, or absolute), or start the server with a wider --root or an --allow-root naming it")]
     RootOutsideAllowed { path: PathBuf, allowed: PathBuf },
+
+    #[error("root {path:?} lies in the hidden directory {component:?}: hidden files and directories are never searched, and a root cannot open them. To fix it, {advice}")]
+    RootHidden {
+        path: PathBuf,
+        component: String,
+        advice: &'static str,
+    },
+
+    #[error("root {path:?} is excluded by the ignore rule {rule:?} in {file:?}: ignored files and directories are never searched, and a root cannot open them. To fix it, {advice}")]
+    RootIgnored {
+        path: PathBuf,
+        rule: String,
+        file: PathBuf,
+        advice: &'static str,
+    },
 
     #[error("invalid glob {glob:?} in `{field}`: {reason}. Use gitignore-style globs relative to the root, e.g. \"src/**/*.rs\"")]
     InvalidGlob {

@@ -10,6 +10,7 @@
 pub mod bench;
 pub mod cli;
 pub mod config;
+pub mod confine;
 pub mod corpus;
 pub mod engine;
 pub mod error;
@@ -19,6 +20,7 @@ pub mod limits;
 pub mod output;
 pub mod query;
 pub mod root;
+pub mod safe_open;
 pub mod score;
 pub mod server;
 pub mod session;

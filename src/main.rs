@@ -27,12 +27,21 @@ fn main() -> ExitCode {
         )
         .init();
     let result = match cli.command {
-        Command::Serve { root, deadline_ms } => tokio::runtime::Runtime::new()
-            .map_err(anyhow::Error::from)
-            .and_then(|rt| {
+        Command::Serve {
+            root,
+            allow_root,
+            hidden_whitelisted,
+            allow_hidden_root,
+            deadline_ms,
+        } => ctxloop::confine::server_roots(root, &allow_root, allow_hidden_root)
+            .and_then(|root| Ok((root, tokio::runtime::Runtime::new()?)))
+            .and_then(|(root, rt)| {
                 let r = rt.block_on(ctxloop::server::serve_stdio(EngineOptions {
-                    root,
+                    root: Some(root),
                     deadline_ms: Some(deadline_ms),
+                    allow_roots: allow_root,
+                    hidden_whitelisted,
+                    allow_hidden_root,
                 }));
                 // The blocking stdin reader would keep the runtime alive: end now.
                 rt.shutdown_background();

@@ -1,38 +1,68 @@
 //! The root a call searches: resolution of the `root` argument against
 //! `--root` (confinement), and the root's git provenance.
 
+use crate::confine::{Allowed, Override};
 use crate::error::{Error, Result};
 use crate::types::Root;
+use crate::walk::WalkOptions;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Where roots may be: the `--root` directory (when given) and its canonical
-/// form, which every resolved root must lie inside.
+/// Where roots may be: with `--root`, it and each `--allow-root` (every
+/// resolved root must lie inside one of them, with nothing hidden or ignored
+/// below it); without, anywhere the CLI's checks let through.
 #[derive(Debug, Clone, Default)]
 pub struct Roots {
     /// The directory given with `--root`.
     root: Option<PathBuf>,
-    allowed: Option<PathBuf>,
+    /// With `--root`: it, then each `--allow-root`. Empty: unconfined.
+    allowed: Vec<Allowed>,
+    /// Let the CLI's `--root` be hidden or ignored (`--allow-hidden-root`).
+    allow_hidden_root: bool,
+    /// What the walk of any root may return beyond the default rules.
+    walk: WalkOptions,
 }
 
 impl Roots {
-    pub fn new(root: Option<PathBuf>) -> Roots {
+    /// `root` (`--root`), `allow_roots` (`--allow-root`, used only with a
+    /// `--root`), whether the CLI's own root may be hidden or ignored, and
+    /// whether ignore-file whitelists may re-open hidden files.
+    pub fn new(
+        root: Option<PathBuf>,
+        allow_roots: &[PathBuf],
+        allow_hidden_root: bool,
+        hidden_whitelisted: bool,
+    ) -> Roots {
         // Fail closed: a --root that cannot be resolved still confines (nothing
         // resolves inside an unresolvable path, so every root is refused).
         let allowed = root
-            .as_ref()
-            .map(|r| r.canonicalize().unwrap_or_else(|_| r.clone()));
-        Roots { root, allowed }
+            .iter()
+            .chain(root.is_some().then_some(allow_roots).into_iter().flatten())
+            .map(|r| Allowed::new(r))
+            .collect();
+        Roots {
+            root,
+            allowed,
+            allow_hidden_root,
+            walk: WalkOptions { hidden_whitelisted },
+        }
+    }
+
+    /// The walk's options for every root.
+    pub fn walk_options(&self) -> WalkOptions {
+        self.walk
     }
 
     /// Root resolution: `root` argument → `--root` → the working directory.
     /// A relative `root` is taken relative to `--root` (or the working directory).
     ///
-    /// With `--root`, the result must lie inside it. The check is made twice:
-    /// on the path with `..` resolved by its text, before the file system is
-    /// asked anything (so a refused root does not reveal whether a path outside
-    /// exists), and on the canonical path (so a symbolic link cannot lead out).
-    /// The error names the argument as given, never where a link points.
+    /// With `--root`, the result must lie inside it or an `--allow-root`
+    /// ([`crate::confine::resolve_inside`]: "outside" is decided before
+    /// existence, so a refusal reveals nothing about outside paths), and no
+    /// component below that directory may be hidden or ignored. Without it
+    /// (the CLI), the root may not be hidden or ignored below the working
+    /// directory or its git work tree unless `--allow-hidden-root`. The error
+    /// names the argument as given, never where a link points.
     pub fn resolve_root(&self, root: Option<&str>) -> Result<PathBuf> {
         let base = match &self.root {
             Some(r) => r.clone(),
@@ -53,41 +83,45 @@ impl Roots {
             }
             None => base.clone(),
         };
-        let outside = |allowed: &PathBuf| Error::RootOutsideAllowed {
-            path: PathBuf::from(arg.unwrap_or_default()),
-            allowed: allowed.clone(),
-        };
-        if let Some(allowed) = &self.allowed {
-            let lexical = lexical_abs(&path);
-            if !lexical.starts_with(allowed) && !lexical.starts_with(lexical_abs(&base)) {
-                return Err(outside(allowed));
-            }
+        let arg = arg.unwrap_or_default();
+        if self.allowed.is_empty() {
+            let canon = canonical_dir(path)?;
+            self.check_cli_root(&canon, arg)?;
+            return Ok(canon);
         }
-        let canon = canonical_dir(path)?;
-        if let Some(allowed) = &self.allowed {
-            if !canon.starts_with(allowed) {
-                return Err(outside(allowed));
-            }
-        }
+        let canon = crate::confine::resolve_inside(&path, &self.allowed, arg)?;
+        self.check_root_argument(&canon, arg)?;
         Ok(canon)
     }
-}
 
-/// `path` made absolute with `.` and `..` resolved by their text (no file
-/// system access, so symbolic links are not resolved).
-fn lexical_abs(path: &Path) -> PathBuf {
-    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = PathBuf::new();
-    for c in abs.components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            c => out.push(c),
+    /// A root under a server's `--root`/`--allow-root`: nothing hidden or
+    /// ignored below the allowed directory it lies in (the deepest one).
+    fn check_root_argument(&self, canon: &Path, arg: &str) -> Result<()> {
+        let anchor = self
+            .allowed
+            .iter()
+            .map(|a| &a.canon)
+            .filter(|a| canon.starts_with(a))
+            .max_by_key(|a| a.components().count());
+        match anchor {
+            Some(anchor) => crate::confine::check_visible(canon, anchor, arg, Override::AllowRoot),
+            None => Ok(()),
         }
     }
-    out
+
+    /// The CLI's root: nothing hidden or ignored below the working directory
+    /// or enclosing git work tree, unless `--allow-hidden-root`.
+    fn check_cli_root(&self, canon: &Path, arg: &str) -> Result<()> {
+        if self.allow_hidden_root {
+            return Ok(());
+        }
+        match crate::confine::cli_anchor(canon) {
+            Some(anchor) => {
+                crate::confine::check_visible(canon, &anchor, arg, Override::AllowHiddenRoot)
+            }
+            None => Ok(()),
+        }
+    }
 }
 
 /// `path` as a canonical directory, or the error that says what is wrong with it.
@@ -145,13 +179,43 @@ pub fn scratch_git(dir: &Path, args: &[&str]) -> Option<String> {
     Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// `-c` settings that keep provenance from running any program a repository
+/// configures (the root may be any nested repository a caller names): no
+/// `core.fsmonitor` hook, and every `filter.<driver>.clean`/`.process` the
+/// repository's configuration names emptied (`git status` runs a clean filter
+/// on a file whose stat data changed). Reading the configuration runs nothing.
+fn provenance_config(root: &Path) -> Vec<String> {
+    let mut args = vec!["-c".to_string(), "core.fsmonitor=false".to_string()];
+    let drivers = git_command()
+        .arg("-C")
+        .arg(root)
+        .args([
+            "config",
+            "--name-only",
+            "--get-regexp",
+            r"^filter\..*\.(clean|process|smudge)$",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output();
+    if let Ok(out) = drivers {
+        for key in String::from_utf8_lossy(&out.stdout).lines() {
+            args.push("-c".into());
+            args.push(format!("{key}="));
+        }
+    }
+    args
+}
+
 /// Provenance of a root: the git worktree's top level, `HEAD` and dirtiness
 /// when the root is inside one (via `git`, read-only; absent when git is not installed).
 pub fn root_info(root: &Path) -> Root {
+    let no_programs = provenance_config(root);
     let git = |args: &[&str]| -> Option<String> {
         let out = git_command()
             .arg("-C")
             .arg(root)
+            .args(&no_programs)
             // `git status` otherwise refreshes the index on disk and takes
             // `.git/index.lock`, which can fail the user's own concurrent git commands.
             .env("GIT_OPTIONAL_LOCKS", "0")

@@ -15,23 +15,23 @@
 //! installed packages hold thousands of files that match a task's words and
 //! none that its fix touches.
 //!
-//! Confinement: nothing outside the root is returned. A symbolic link (to a
-//! file or a directory) is followed only when its target, resolved, lies
-//! inside the root; a link that leads outside, or that dangles, is skipped
-//! before anything behind it is listed or read. Only link entries are
-//! resolved, so a tree without links costs what it did before. Each file is
-//! returned once, under its real path when the walk reaches it there: a link
-//! to a directory that is not hidden is not entered (its files are walked at
-//! their real path, under the ignore rules that apply there), so a link to an
-//! ancestor cannot loop either; links into hidden directories are entered,
-//! with `ignore`'s loop check; duplicates through file links are dropped.
-//! (Ignore-rule files of the root's parent directories are parsed for their
-//! rules, as git and ripgrep do; their text is never returned.)
+//! Confinement: nothing outside the root is returned, and nothing hidden or
+//! ignored inside it. Symbolic links (to files or directories) are never
+//! followed: every file is returned at its real path, where the hidden and
+//! ignore rules apply to it. A link whose target is such a file or directory
+//! is an alias and is not counted; a link whose target is outside the root,
+//! dangles, loops, or is hidden or ignored (a link to `.env`, `.git/config` or
+//! an ignored file) is counted as not followed. Only link entries are
+//! resolved, so a tree without links costs what it did before. A `!`
+//! whitelist in an ignore file cannot re-open a hidden file unless
+//! [`WalkOptions::hidden_whitelisted`] says so. (Ignore-rule files of the
+//! root's parent directories are parsed for their rules, as git and ripgrep
+//! do; their text is never returned.)
 
 use crate::error::{Error, Result};
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::SystemTime;
 
 /// A file found by the walk. `rel` is relative to the root and `/`-separated.
@@ -49,9 +49,17 @@ pub struct Entry {
     pub file_id: Option<(u64, u64)>,
 }
 
-/// Every regular file under `root` that the ignore rules let through, sorted by
-/// path, each once. Symbolic links are followed only inside `root`.
-/// Dependency directories are not entered.
+/// What a walk may return beyond the default rules.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WalkOptions {
+    /// Let a `!` whitelist in a `.ignore`/`.gitignore` file (`!.env`,
+    /// `!.config/`) re-open the hidden files and directories it names. Off by
+    /// default: hidden entries are skipped whatever an ignore file says.
+    pub hidden_whitelisted: bool,
+}
+
+/// Every regular file under `root` that the hidden and ignore rules let
+/// through, sorted by path, each once, at its real path.
 pub fn walk(root: &Path) -> Vec<Entry> {
     walk_until(root, &|| false)
 }
@@ -62,18 +70,28 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
 }
 
 /// [`walk_until`], also counting the symbolic links not followed because
-/// their target is outside the root or cannot be resolved (dangling, a loop).
-/// The dependency directories `deps` re-opens are entered.
+/// their target is outside the root, cannot be resolved (dangling, a loop),
+/// or is hidden or ignored. The dependency directories `deps` re-opens are
+/// entered.
 pub fn walk_counting(
     root: &Path,
     stop: &(dyn Fn() -> bool + Sync),
     deps: &DependencyDirs,
 ) -> (Vec<Entry>, usize) {
-    let canon_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let refused = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    // Root-relative paths of the links followed: only files at or below them
-    // can be found twice.
-    let links: Arc<Mutex<Vec<String>>> = Default::default();
+    walk_with(root, WalkOptions::default(), deps, stop)
+}
+
+/// [`walk_counting`] with [`WalkOptions`].
+pub fn walk_with(
+    root: &Path,
+    options: WalkOptions,
+    deps: &DependencyDirs,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> (Vec<Entry>, usize) {
+    // The links met, by path: judged once the walk knows what it reached.
+    let links: Mutex<Vec<PathBuf>> = Default::default();
+    // The directories the walk entered, by path (files are in `out`).
+    let dirs: Mutex<Vec<PathBuf>> = Default::default();
     let out = Mutex::new(Vec::new());
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
@@ -83,16 +101,15 @@ pub fn walk_counting(
         .ignore(true)
         .parents(true)
         .require_git(true)
-        .follow_links(true)
+        .follow_links(false)
         .filter_entry({
-            let (root, canon_root, links) = (root.to_path_buf(), canon_root.clone(), links.clone());
-            let refused = refused.clone();
             let deps = deps.clone();
-            // A plain entry under the root is inside it; only links need resolving.
             move |dent| {
+                // `ignore` lets a whitelisted hidden entry through: refuse it here.
                 !deps.skips(dent)
-                    && (!dent.path_is_symlink()
-                        || follow_link(dent, &root, &canon_root, &links, &refused))
+                    && (options.hidden_whitelisted
+                        || dent.depth() == 0
+                        || !is_hidden_name(dent.file_name()))
             }
         })
         .threads(
@@ -102,101 +119,96 @@ pub fn walk_counting(
         )
         .build_parallel();
     walker.run(|| {
-        let (out, refused) = (&out, &refused);
+        let (out, links, dirs) = (&out, &links, &dirs);
         Box::new(move |res| {
             if stop() {
                 return ignore::WalkState::Quit;
             }
-            match res {
-                Ok(dent) => {
-                    if dent.file_type().is_some_and(|t| t.is_file()) {
+            if let Ok(dent) = res {
+                match dent.file_type() {
+                    Some(t) if t.is_symlink() => links
+                        .lock()
+                        .expect("walk links poisoned")
+                        .push(dent.into_path()),
+                    Some(t) if t.is_dir() => dirs
+                        .lock()
+                        .expect("walk dirs poisoned")
+                        .push(dent.into_path()),
+                    Some(t) if t.is_file() => {
                         if let Some(found) = entry_of(root, dent.path()) {
                             out.lock().expect("walk collector poisoned").push(found);
                         }
                     }
+                    _ => {}
                 }
-                // A link back to an ancestor of where it lies (the root's
-                // parent, `/`), or a dangling one: the walker refuses it
-                // before `follow_link` sees it.
-                Err(e) if is_refused_link(&e) => {
-                    refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                }
-                Err(_) => {}
             }
             ignore::WalkState::Continue
         })
     });
     let mut files = out.into_inner().expect("walk collector poisoned");
-    files.sort_unstable_by(|a, b| a.0.rel.cmp(&b.0.rel));
-    let links = std::mem::take(&mut *links.lock().expect("walk links poisoned"));
-    if !links.is_empty() {
-        dedup_linked(&mut files, links);
-    }
-    let refused = refused.load(std::sync::atomic::Ordering::Relaxed);
-    (files.into_iter().map(|(e, _)| e).collect(), refused)
+    files.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
+    let links = links.into_inner().expect("walk links poisoned");
+    let refused = if links.is_empty() {
+        0
+    } else {
+        let dirs = dirs.into_inner().expect("walk dirs poisoned");
+        count_refused_links(root, &links, &files, &dirs)
+    };
+    (files, refused)
 }
 
-/// Whether the walker's error is a link it refused before `follow_link` saw
-/// it: a loop back to an ancestor, or a link whose target is missing.
-fn is_refused_link(e: &ignore::Error) -> bool {
-    match e {
-        ignore::Error::Loop { .. } => true,
-        ignore::Error::WithPath { path, err } => {
-            is_refused_link(err)
-                || (path
-                    .symlink_metadata()
-                    .is_ok_and(|m| m.file_type().is_symlink())
-                    && std::fs::metadata(path).is_err())
-        }
-        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-            is_refused_link(err)
-        }
-        ignore::Error::Partial(errs) => errs.iter().any(is_refused_link),
-        _ => false,
-    }
+/// Whether a file name is hidden (starts with `.`), as `ignore` judges it on Unix.
+fn is_hidden_name(name: &std::ffi::OsStr) -> bool {
+    name.as_encoded_bytes().starts_with(b".")
 }
 
-/// Whether to follow the link `dent`: its target must lie inside the root,
-/// and a directory must be hidden (else the walk reaches it at its real path).
-/// A followed link's root-relative path is added to `links`; a link refused
-/// for leaving the root or not resolving is counted in `refused`.
-fn follow_link(
-    dent: &ignore::DirEntry,
-    root: &Path,
-    canon_root: &Path,
-    links: &Mutex<Vec<String>>,
-    refused: &std::sync::atomic::AtomicUsize,
-) -> bool {
-    let path = dent.path();
-    let refuse = || {
-        refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        false
-    };
-    let target = match path.canonicalize() {
-        Ok(target) => target,
-        Err(e) => {
-            tracing::debug!(link = %path.display(), error = %e, "link cannot be resolved: skipped");
-            return refuse();
-        }
-    };
-    let Ok(inside) = target.strip_prefix(canon_root) else {
-        tracing::debug!(link = %path.display(), target = %target.display(), "link leaves the root: skipped");
-        return refuse();
-    };
-    let hidden = inside
-        .components()
-        .any(|c| c.as_os_str().as_encoded_bytes().starts_with(b"."));
-    if dent.file_type().is_some_and(|t| t.is_dir()) && !hidden {
-        tracing::debug!(link = %path.display(), "link to a directory walked at its real path: skipped");
-        return false;
-    }
-    if let Ok(rel) = path.strip_prefix(root) {
-        links
-            .lock()
-            .expect("walk links poisoned")
-            .push(rel_path(rel));
-    }
-    true
+/// How many of `links` are refused: their target, resolved, is not a file
+/// or directory the walk reached at its real path (so it is outside the root,
+/// missing, a loop, hidden or ignored). A link to a reached one is an alias of
+/// a path already walked.
+fn count_refused_links(root: &Path, links: &[PathBuf], files: &[Entry], dirs: &[PathBuf]) -> usize {
+    let canon = |p: &Path| p.canonicalize().ok();
+    let root_canon = canon(root);
+    let reached: std::collections::HashSet<PathBuf> = files
+        .iter()
+        .map(|e| e.abs.clone())
+        .chain(dirs.iter().cloned())
+        .filter_map(|p| canon(&p))
+        .chain(root_canon)
+        .collect();
+    links
+        .iter()
+        .filter(|link| {
+            let ok = canon(link).is_some_and(|t| reached.contains(&t));
+            if !ok {
+                tracing::debug!(link = %link.display(), "link leads outside the root, nowhere, or to a hidden or ignored path: skipped");
+            }
+            !ok
+        })
+        .count()
+}
+
+/// A relative path, `/`-separated.
+fn rel_path(rel: &Path) -> String {
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn entry_of(root: &Path, path: &Path) -> Option<Entry> {
+    let rel = rel_path(path.strip_prefix(root).ok()?);
+    // The file's own size, mtime, ctime and inode (never a link's target:
+    // links are not walked): the cache key.
+    let meta = std::fs::symlink_metadata(path).ok();
+    Some(Entry {
+        rel,
+        abs: path.to_path_buf(),
+        size: meta.as_ref().map_or(0, |m| m.len()),
+        ctime: meta.as_ref().and_then(ctime),
+        file_id: meta.as_ref().and_then(file_id),
+        mtime: meta.and_then(|m| m.modified().ok()),
+    })
 }
 
 /// The identity of a file on disk (device, inode), where the platform has one.
@@ -222,80 +234,6 @@ fn ctime(meta: &std::fs::Metadata) -> Option<(i64, i64)> {
 #[cfg(not(unix))]
 fn ctime(_: &std::fs::Metadata) -> Option<(i64, i64)> {
     None
-}
-
-/// Drops the extra paths of files reached more than once through the
-/// followed `links` (`files` is sorted by path). Of each group the paths that
-/// go through no link are kept (hard links are paths of their own); when every
-/// path goes through a link, the first in path order. Costs a lookup per file
-/// and work only for the files under links.
-fn dedup_linked(files: &mut Vec<(Entry, FileId)>, links: Vec<String>) {
-    let mut linked = vec![false; files.len()];
-    for link in &links {
-        // Paths at or below `link` are contiguous in sorted order.
-        let start = files.partition_point(|(e, _)| e.rel.as_str() < link.as_str());
-        for (i, (e, _)) in files.iter().enumerate().skip(start) {
-            let below = e.rel.strip_prefix(link.as_str());
-            if !below.is_some_and(|b| b.is_empty() || b.starts_with('/')) {
-                if e.rel.starts_with(link.as_str()) {
-                    continue; // `link.x` sorts between `link` and `link/`
-                }
-                break;
-            }
-            linked[i] = true;
-        }
-    }
-    let ids: rustc_hash::FxHashSet<(u64, u64)> = files
-        .iter()
-        .zip(&linked)
-        .filter(|(_, &l)| l)
-        .filter_map(|((_, id), _)| *id)
-        .collect();
-    let mut groups: rustc_hash::FxHashMap<(u64, u64), Vec<usize>> = Default::default();
-    for (i, (_, id)) in files.iter().enumerate() {
-        if let Some(id) = id.filter(|id| ids.contains(id)) {
-            groups.entry(id).or_default().push(i);
-        }
-    }
-    let mut drop = vec![false; files.len()];
-    for group in groups.values().filter(|g| g.len() > 1) {
-        let any_real = group.iter().any(|&i| !linked[i]);
-        for (k, &i) in group.iter().enumerate() {
-            drop[i] = if any_real { linked[i] } else { k > 0 };
-        }
-    }
-    let mut i = 0;
-    files.retain(|_| {
-        i += 1;
-        !drop[i - 1]
-    });
-}
-
-/// A relative path, `/`-separated.
-fn rel_path(rel: &Path) -> String {
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-fn entry_of(root: &Path, path: &Path) -> Option<(Entry, FileId)> {
-    let rel = rel_path(path.strip_prefix(root).ok()?);
-    // The target's size, mtime, ctime and inode (for a link, not the link's
-    // own): the cache key.
-    let meta = std::fs::metadata(path).ok();
-    let id = meta.as_ref().and_then(file_id);
-    Some((
-        Entry {
-            rel,
-            abs: path.to_path_buf(),
-            size: meta.as_ref().map_or(0, |m| m.len()),
-            ctime: meta.as_ref().and_then(ctime),
-            file_id: id,
-            mtime: meta.and_then(|m| m.modified().ok()),
-        },
-        id,
-    ))
 }
 
 /// Directory names the walk does not enter (at any depth, inside a git
@@ -542,23 +480,19 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn links_inside_the_root_are_followed_and_each_file_is_returned_once() {
+    fn links_inside_the_root_are_aliases_and_each_file_is_returned_once() {
         use std::os::unix::fs::symlink;
         let (_dir, root) = root_and_outside(&["a.py", "pkg/mod.py", ".hidden/only.py"]);
         // Same file under two paths: the real path is kept.
         symlink("a.py", root.join("alias.py")).unwrap();
         symlink("pkg", root.join("pkg_link")).unwrap();
-        // The only way to a hidden directory's file is through a link: kept.
-        symlink(".hidden", root.join("shown")).unwrap();
         // Loops: to an ancestor, to the root itself, and inside a hidden directory.
         symlink("..", root.join("pkg/up")).unwrap();
         symlink(".", root.join("self")).unwrap();
         symlink("../.hidden", root.join(".hidden/again")).unwrap();
-        let files = walk(&root);
-        assert_eq!(rels(&files), ["a.py", "pkg/mod.py", "shown/only.py"]);
-        // The size and mtime are the target's (the cache key must change when it does).
-        let shown = files.iter().find(|e| e.rel == "shown/only.py").unwrap();
-        assert_eq!(shown.size, 1);
+        let (files, refused) = walk_counting(&root, &|| false, &DependencyDirs::default());
+        assert_eq!(rels(&files), ["a.py", "pkg/mod.py"]);
+        assert_eq!(refused, 0, "every link names a path the walk reached");
     }
 
     #[cfg(unix)]
@@ -568,17 +502,51 @@ mod tests {
         let (_dir, root) = root_and_outside(&["src/a.py", "build/out.py"]);
         std::fs::write(root.join(".ignore"), "build/\n").unwrap();
         symlink("build", root.join("src/gen")).unwrap();
-        assert_eq!(rels(&walk(&root)), ["src/a.py"]);
+        let (files, refused) = walk_counting(&root, &|| false, &DependencyDirs::default());
+        assert_eq!(rels(&files), ["src/a.py"]);
+        assert_eq!(refused, 1, "the link to an ignored directory is counted");
     }
 
+    /// D1: a link's target passes the rules its own path would.
     #[cfg(unix)]
     #[test]
-    fn a_file_reached_only_through_links_is_returned_once() {
+    fn links_to_hidden_or_ignored_files_and_directories_are_counted_not_followed() {
         use std::os::unix::fs::symlink;
-        let (_dir, root) = root_and_outside(&[".store/lib.py"]);
-        symlink(".store", root.join("b")).unwrap();
-        symlink(".store", root.join("a")).unwrap();
-        assert_eq!(rels(&walk(&root)), ["a/lib.py"]);
+        let (_dir, root) = root_and_outside(&[
+            "src/app.py",
+            ".env",
+            ".git/config",
+            ".store/lib.py",
+            "private/db.cfg",
+        ]);
+        std::fs::write(root.join(".ignore"), "private/\n").unwrap();
+        symlink(".env", root.join("notes_env.txt")).unwrap();
+        symlink(".git/config", root.join("gitcfg.txt")).unwrap();
+        symlink("private/db.cfg", root.join("dbcfg_link.txt")).unwrap();
+        symlink("../.env", root.join("src/env.py")).unwrap();
+        symlink(".store", root.join("shown")).unwrap();
+        let (files, refused) = walk_counting(&root, &|| false, &DependencyDirs::default());
+        assert_eq!(rels(&files), ["src/app.py"]);
+        assert_eq!(refused, 5);
+    }
+
+    /// D1: `!.env` in an ignore file re-opens hidden files only when asked.
+    #[test]
+    fn a_whitelist_reopens_hidden_files_only_with_the_option() {
+        let dir = tree(&["src/app.py", ".env", ".config/creds", ".other"]);
+        std::fs::write(dir.path().join(".ignore"), "!.env\n!.config/\n").unwrap();
+        let (files, _) = walk_with(
+            dir.path(),
+            WalkOptions::default(),
+            &DependencyDirs::default(),
+            &|| false,
+        );
+        assert_eq!(rels(&files), ["src/app.py"]);
+        let opened = WalkOptions {
+            hidden_whitelisted: true,
+        };
+        let (files, _) = walk_with(dir.path(), opened, &DependencyDirs::default(), &|| false);
+        assert_eq!(rels(&files), [".config/creds", ".env", "src/app.py"]);
     }
 
     #[test]

@@ -439,3 +439,374 @@ fn provenance_names_the_roots_repository_even_when_git_dir_points_elsewhere() {
         other_config
     );
 }
+
+// ---- Trust (issue 10): hidden and ignored stay hidden by every route ----
+
+const CANARY: &str = "SECRET_CANARY_7f3a91";
+
+/// A project with secrets the walk must skip: `.env`, `.git/config`,
+/// `.secrets/credentials`, and `private/db.cfg` (listed in `.ignore`).
+fn project() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().canonicalize().unwrap().join("proj");
+    for (path, text) in [
+        ("src/app.py", "def load_settings():\n    return {}\n"),
+        (".env", "API_TOKEN=SECRET_CANARY_7f3a91_env\n"),
+        (
+            ".git/config",
+            "[remote \"origin\"]\n  url = https://probe:ghp_SECRET_CANARY_7f3a91@github.com/x/y.git\n",
+        ),
+        (".secrets/credentials", "aws_secret_access_key = SECRET_CANARY_7f3a91_aws\n"),
+        (".config/creds", "api token SECRET_CANARY_7f3a91_config\n"),
+        ("private/db.cfg", "db_password = SECRET_CANARY_7f3a91_ignored\n"),
+        (".ignore", "private/\n"),
+    ] {
+        let f = p.join(path);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, text).unwrap();
+    }
+    (dir, p)
+}
+
+const SECRET_TASK: &str =
+    "API_TOKEN api token remote origin url github db_password aws secret access key";
+
+#[tokio::test]
+async fn links_to_hidden_or_ignored_files_give_back_nothing_and_are_counted() {
+    let (_dir, p) = project();
+    symlink(".env", p.join("notes_env.txt")).unwrap();
+    symlink(".git/config", p.join("gitcfg.txt")).unwrap();
+    symlink("private/db.cfg", p.join("dbcfg_link.txt")).unwrap();
+    symlink("../.secrets", p.join("src/creds")).unwrap();
+    let c = client(Some(p.clone())).await;
+    let r = call(&c, "retrieve", json!({"task": SECRET_TASK, "limit": 20})).await;
+    assert!(!seen(&r).contains(CANARY), "{}", seen(&r));
+    let out = r.structured_content.unwrap();
+    assert_eq!(out["stats"]["skipped"]["links_not_followed"], 4, "{out}");
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_whitelist_does_not_reopen_hidden_files_unless_the_server_says_so() {
+    let (_dir, p) = project();
+    std::fs::write(p.join(".ignore"), "private/\n!.env\n!.config/\n").unwrap();
+    let c = client(Some(p.clone())).await;
+    let r = call(&c, "retrieve", json!({"task": SECRET_TASK, "limit": 20})).await;
+    assert!(!seen(&r).contains(CANARY), "{}", seen(&r));
+    c.cancel().await.unwrap();
+    // Control: the documented flag re-opens exactly what the whitelist names.
+    let engine = Engine::new(EngineOptions {
+        root: Some(p.clone()),
+        hidden_whitelisted: true,
+        ..Default::default()
+    });
+    let out = engine
+        .retrieve(RetrieveParams {
+            task: SECRET_TASK.into(),
+            limit: Some(20),
+            ..Default::default()
+        })
+        .unwrap();
+    let body = serde_json::to_string(&out).unwrap();
+    assert!(body.contains("SECRET_CANARY_7f3a91_env"), "{body}");
+    assert!(!body.contains("SECRET_CANARY_7f3a91_aws"), "{body}");
+}
+
+#[tokio::test]
+async fn a_hidden_or_ignored_root_argument_is_refused_with_the_way_to_allow_it() {
+    let (_dir, p) = project();
+    std::fs::create_dir_all(p.join("src/.cache")).unwrap();
+    let c = client(Some(p.clone())).await;
+    for (root, why) in [
+        (".git", "hidden"),
+        (".secrets", "hidden"),
+        ("src/.cache", "hidden"),
+        ("private", "ignore rule"),
+        ("./private/../.git", "hidden"),
+    ] {
+        for tool in ["retrieve", "dispatch"] {
+            let r = call(&c, tool, json!({"task": SECRET_TASK, "root": root})).await;
+            assert_eq!(r.is_error, Some(true), "{tool} {root}: {}", seen(&r));
+            let msg = text(&r);
+            assert!(!msg.contains(CANARY), "{msg}");
+            assert!(
+                msg.contains(why) && msg.contains("--allow-root"),
+                "{tool} {root}: {msg}"
+            );
+        }
+    }
+    c.cancel().await.unwrap();
+    // The operator's override: a directory named with --allow-root.
+    let engine = Engine::new(EngineOptions {
+        root: Some(p.clone()),
+        allow_roots: vec![p.join(".secrets")],
+        ..Default::default()
+    });
+    let out = engine
+        .retrieve(RetrieveParams {
+            task: SECRET_TASK.into(),
+            root: Some(p.join(".secrets").to_string_lossy().into_owned()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(serde_json::to_string(&out)
+        .unwrap()
+        .contains("SECRET_CANARY_7f3a91_aws"));
+}
+
+#[test]
+fn the_cli_refuses_a_hidden_or_ignored_root_unless_allow_hidden_root() {
+    let (_dir, p) = project();
+    let run = |root: &str, extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ctxloop"))
+            .current_dir(&p)
+            .args(["retrieve", SECRET_TASK, "--root", root])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    for (root, why) in [(".secrets", "hidden"), ("private", "ignore rule")] {
+        let out = run(root, &[]);
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(why) && stderr.contains("--allow-hidden-root"),
+            "{stderr}"
+        );
+        assert!(!String::from_utf8_lossy(&out.stdout).contains(CANARY));
+    }
+    let out = run(".secrets", &["--allow-hidden-root"]);
+    assert_succeeded(&out);
+    assert!(String::from_utf8_lossy(&out.stdout).contains(CANARY));
+}
+
+/// JSON-RPC lines to a `serve` process; the replies to the requests with an id.
+fn serve_lines(cwd: &std::path::Path, args: &[&str], calls: &[Value]) -> Vec<Value> {
+    use std::io::{BufRead, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ctxloop"))
+        .current_dir(cwd)
+        .arg("serve")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let send = |stdin: &mut std::process::ChildStdin, v: Value| writeln!(stdin, "{v}").unwrap();
+    let mut read = || {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        serde_json::from_str::<Value>(&line).unwrap()
+    };
+    send(
+        &mut stdin,
+        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}),
+    );
+    read();
+    send(
+        &mut stdin,
+        json!({"jsonrpc":"2.0","method":"notifications/initialized"}),
+    );
+    let mut replies = Vec::new();
+    for (i, args) in calls.iter().enumerate() {
+        send(
+            &mut stdin,
+            json!({"jsonrpc":"2.0","id":i + 1,"method":"tools/call","params":{"name":"retrieve","arguments":args}}),
+        );
+        replies.push(read());
+    }
+    drop(stdin);
+    let _ = child.wait();
+    replies
+}
+
+#[test]
+fn serve_without_root_is_confined_to_its_working_directory() {
+    let s = scene();
+    let outside = s.outside.to_string_lossy().to_string();
+    let calls = [
+        json!({"task": TASK, "root": outside}),
+        json!({"task": TASK, "root": "../outside"}),
+        json!({"task": TASK, "root": "billing"}),
+    ];
+    let replies = serve_lines(&s.root, &[], &calls);
+    for r in &replies[..2] {
+        assert_eq!(r["result"]["isError"], true, "{r}");
+        assert!(r.to_string().contains("outside the server's root"), "{r}");
+        assert!(!r.to_string().contains(TOKEN));
+    }
+    assert_ne!(replies[2]["result"]["isError"], true, "{}", replies[2]);
+    // --allow-root widens it on purpose.
+    let replies = serve_lines(&s.root, &["--allow-root", &outside], &calls[..1]);
+    assert!(replies[0].to_string().contains(TOKEN), "{}", replies[0]);
+}
+
+#[tokio::test]
+async fn a_refused_root_says_outside_whether_or_not_the_rest_exists() {
+    // D18: `leakdir` leads outside; what lies behind it must not be told apart.
+    let s = scene();
+    std::fs::write(s.outside.join("deep/file.txt"), "x").unwrap();
+    let c = client(Some(s.root.clone())).await;
+    for root in [
+        "leakdir/deep",
+        "leakdir/no_such_dir",
+        "leakdir/secret.py",
+        "leakdir/deep/file.txt",
+        "leakdir/deep/no/such",
+    ] {
+        let r = clean_call(&c, &s, "retrieve", json!({"task": TASK, "root": root})).await;
+        let msg = text(&r);
+        assert!(msg.contains("outside the server's root"), "{root}: {msg}");
+        assert!(
+            !msg.contains("does not exist") && !msg.contains("not a directory"),
+            "{root}: {msg}"
+        );
+    }
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn provenance_of_a_nested_repository_runs_none_of_its_configured_programs() {
+    // D20: a caller may name any nested repository as root.
+    let (_dir, p) = project();
+    let nested = p.join("vendor_repo");
+    std::fs::create_dir_all(&nested).unwrap();
+    if git(&nested, &["init", "-q"]).is_none() {
+        eprintln!("note: git is not installed; provenance is not checked");
+        return;
+    }
+    std::fs::write(nested.join("lib.py"), "def zorblax():\n    pass\n").unwrap();
+    std::fs::write(nested.join(".gitattributes"), "*.py filter=evil\n").unwrap();
+    git(&nested, &["add", "."]);
+    git(&nested, &["commit", "-q", "-m", "init"]);
+    let mark = p.join("MARK");
+    let hook = p.join("hook.sh");
+    std::fs::write(
+        &hook,
+        format!("#!/bin/sh\necho ran >> {}\ncat\n", mark.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let hook = hook.to_string_lossy().to_string();
+    git(&nested, &["config", "core.fsmonitor", &hook]);
+    git(&nested, &["config", "filter.evil.clean", &hook]);
+    // Stale stat data: `git status` re-reads the file through its clean filter.
+    std::fs::File::options()
+        .write(true)
+        .open(nested.join("lib.py"))
+        .unwrap()
+        .set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000))
+        .unwrap();
+    let c = client(Some(p.clone())).await;
+    let out = ok(
+        &c,
+        "retrieve",
+        json!({"task": "zorblax", "root": "vendor_repo"}),
+    )
+    .await;
+    assert_eq!(out["root"]["git_toplevel"], json!(nested), "{out}");
+    assert!(
+        !mark.exists(),
+        "git ran a program the nested repository configured"
+    );
+    c.cancel().await.unwrap();
+}
+
+// ---- D3: no read escapes by a race ----
+
+/// Swaps `root/<name>` between a plain file/directory and a link to the
+/// outside until `stop`, as a local writer could during a call.
+fn swapper(
+    root: PathBuf,
+    outside: PathBuf,
+    name: &'static str,
+    plain: fn(&std::path::Path),
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let (target, tmp) = (root.join(name), root.join(".swap"));
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            let _ = std::fs::remove_file(&tmp);
+            symlink(&outside, &tmp).unwrap();
+            if std::fs::metadata(&target).is_ok_and(|m| m.is_dir()) {
+                std::fs::remove_dir_all(&target).unwrap();
+            }
+            std::fs::rename(&tmp, &target).unwrap();
+            std::thread::yield_now();
+            let _ = std::fs::remove_file(&target);
+            plain(&target);
+        }
+    })
+}
+
+fn race(
+    name: &'static str,
+    plain: fn(&std::path::Path),
+    outside_of: fn(&Scene) -> PathBuf,
+) -> usize {
+    let s = scene();
+    plain(&s.root.join(name));
+    let engine = Engine::new(EngineOptions {
+        root: Some(s.root.clone()),
+        ..Default::default()
+    });
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let handle = swapper(s.root.clone(), outside_of(&s), name, plain, stop.clone());
+    let mut leaks = 0;
+    for _ in 0..30 {
+        let out = engine.retrieve(RetrieveParams {
+            task: TASK.into(),
+            max_cycles: Some(1),
+            ..Default::default()
+        });
+        if let Ok(out) = out {
+            leaks += usize::from(serde_json::to_string(&out).unwrap().contains(TOKEN));
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    handle.join().unwrap();
+    leaks
+}
+
+#[test]
+fn a_file_swapped_for_a_link_mid_call_is_never_read_through_it() {
+    let leaks = race(
+        "target.py",
+        |p| {
+            let tmp = p.with_extension("tmp");
+            std::fs::write(
+                &tmp,
+                "def compute_invoice_total():\n    \"\"\"invoice total\"\"\"\n",
+            )
+            .unwrap();
+            std::fs::rename(tmp, p).unwrap();
+        },
+        |s| s.outside.join("secret.py"),
+    );
+    assert_eq!(
+        leaks, 0,
+        "{leaks}/30 answers carried the outside file's text"
+    );
+}
+
+#[test]
+fn a_directory_swapped_for_a_link_mid_call_is_never_read_through_it() {
+    let leaks = race(
+        "deep",
+        |p| {
+            std::fs::create_dir_all(p).unwrap();
+            std::fs::write(
+                p.join("invoice_total.py"),
+                "def compute_invoice_total():\n    pass\n",
+            )
+            .unwrap();
+        },
+        |s| s.outside.join("deep"),
+    );
+    assert_eq!(
+        leaks, 0,
+        "{leaks}/30 answers carried the outside file's text"
+    );
+}

@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::query::TaskQuery;
 use crate::score::{self, Candidate};
 use crate::types::*;
-use crate::walk::{walk_counting, DependencyDirs, Filter};
+use crate::walk::{walk_with, DependencyDirs, Filter};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -149,7 +149,8 @@ impl Session {
             }
             _ => {
                 let deps = DependencyDirs::reopened_by(&self.query.patterns);
-                let (entries, refused) = walk_counting(&self.config.root, &stop, &deps);
+                let (entries, refused) =
+                    walk_with(&self.config.root, self.config.walk, &deps, &stop);
                 self.links_not_followed = refused;
                 let walk_stopped = limits.hit();
                 let t_walk = t0.elapsed();

@@ -1,0 +1,142 @@
+//! Opening a walked file without following a link that appeared after the
+//! walk (a file or directory swapped for a symbolic link mid-call).
+//!
+//! On Linux the file is opened with `openat2` from a descriptor of the root,
+//! with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS`: no
+//! symbolic link below the root is followed and nothing above it is reached.
+//! Where `openat2` is missing (kernels before 5.6, or refused by a seccomp
+//! filter: `ENOSYS`/`EPERM`) and on other Unix systems, each directory below
+//! the root is opened with `openat(O_NOFOLLOW | O_DIRECTORY)` from the one
+//! above it and the file with `O_NOFOLLOW`, which refuses a link at every
+//! step. Either way the file is opened non-blocking (a FIFO swapped in cannot
+//! hang the call) and must be a regular file. Elsewhere the file is opened by
+//! path and its canonical path must lie under the root's.
+
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+/// Opens the walked file `abs` (the root joined with `rel`, a `/`-separated
+/// path below it) for reading, refusing a symbolic link anywhere below the
+/// root and anything that is not a regular file.
+pub fn open_walked(abs: &Path, rel: &str) -> io::Result<File> {
+    let parts: Vec<&str> = rel.split('/').collect();
+    if parts
+        .iter()
+        .any(|p| p.is_empty() || *p == "." || *p == "..")
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("not a plain relative path: {rel:?}"),
+        ));
+    }
+    let root = abs
+        .ancestors()
+        .nth(parts.len())
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path shorter than its rel"))?;
+    open_beneath(root, &parts)
+}
+
+#[cfg(unix)]
+fn open_beneath(root: &Path, parts: &[&str]) -> io::Result<File> {
+    use rustix::fs::{fstat, open, openat, FileType, Mode, OFlags};
+    let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let file_flags =
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+    let regular = |fd: rustix::fd::OwnedFd| -> io::Result<File> {
+        if FileType::from_raw_mode(fstat(&fd)?.st_mode).is_file() {
+            Ok(File::from(fd))
+        } else {
+            Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a regular file",
+            ))
+        }
+    };
+    let root_fd = open(root, dir_flags, Mode::empty())?;
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{openat2, ResolveFlags};
+        let resolve =
+            ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+        match openat2(
+            &root_fd,
+            parts.join("/"),
+            file_flags,
+            Mode::empty(),
+            resolve,
+        ) {
+            Ok(fd) => return regular(fd),
+            Err(rustix::io::Errno::NOSYS | rustix::io::Errno::PERM) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let (file, dirs) = parts.split_last().expect("rel has a part");
+    let mut dir = root_fd;
+    for part in dirs {
+        dir = openat(&dir, *part, dir_flags | OFlags::NOFOLLOW, Mode::empty())?;
+    }
+    regular(openat(&dir, *file, file_flags, Mode::empty())?)
+}
+
+#[cfg(not(unix))]
+fn open_beneath(root: &Path, parts: &[&str]) -> io::Result<File> {
+    let path = parts
+        .iter()
+        .fold(root.to_path_buf(), |p, part| p.join(part));
+    let file = File::open(&path)?;
+    if !path.canonicalize()?.starts_with(root.canonicalize()?) {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "leaves the root",
+        ));
+    }
+    Ok(file)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::io::Read;
+    use std::os::unix::fs::symlink;
+
+    fn read(abs: &Path, rel: &str) -> io::Result<String> {
+        let mut s = String::new();
+        open_walked(abs, rel)?.read_to_string(&mut s)?;
+        Ok(s)
+    }
+
+    #[test]
+    fn links_below_the_root_are_refused_plain_files_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let (root, out) = (dir.path().join("root"), dir.path().join("out"));
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(root.join("sub/a.py"), "inside").unwrap();
+        std::fs::write(out.join("a.py"), "outside").unwrap();
+        assert_eq!(read(&root.join("sub/a.py"), "sub/a.py").unwrap(), "inside");
+        symlink(out.join("a.py"), root.join("f.py")).unwrap();
+        symlink(&out, root.join("d")).unwrap();
+        symlink("sub/a.py", root.join("inner.py")).unwrap();
+        for rel in ["f.py", "d/a.py", "inner.py", "sub/../f.py"] {
+            assert!(read(&root.join(rel), rel).is_err(), "{rel}");
+        }
+        // The root's own path may go through links (it was resolved on purpose).
+        let via = dir.path().join("via");
+        symlink(&root, &via).unwrap();
+        assert_eq!(read(&via.join("sub/a.py"), "sub/a.py").unwrap(), "inside");
+    }
+
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("p.py");
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+        )
+        .unwrap();
+        assert!(read(&fifo, "p.py").is_err());
+    }
+}
