@@ -3,6 +3,9 @@
 //! `structuredContent` plus a compact text rendering. Logs go to stderr only.
 
 mod prompt;
+mod transport;
+
+pub use transport::LineTransport;
 
 use crate::engine::{Engine, EngineOptions};
 use crate::error::Error;
@@ -18,10 +21,11 @@ use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, ProgressNotificationParam, RequestMetaObject,
+    CallToolResult, ContentBlock, CustomRequest, CustomResult, ErrorData, Implementation, ProgressNotificationParam, RequestMetaObject,
     ServerCapabilities, ServerConfig,
 };
 use rmcp::{prompt_handler, tool, tool_handler, tool_router, ServerHandler, ServiceExt};
+use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
 use serde::Serialize;
 use std::sync::Arc;
@@ -255,6 +259,40 @@ impl ServerHandler for CtxServer {
         .with_server_info(Implementation::new("ctxloop", env!("CARGO_PKG_VERSION")))
         .with_instructions(INSTRUCTIONS)
     }
+
+    /// rmcp routes a standard method whose params it cannot decode (e.g.
+    /// `tools/call` without `name`) here, as if the method were unknown
+    /// (-32601). Such a request names a method that exists: answer -32602 with
+    /// what is wrong with its params.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let params = request.params.unwrap_or(serde_json::Value::Null);
+        let missing = |what: &str, names: &str| {
+            ErrorData::invalid_params(
+                format!("missing {what} name: `{}` needs `params.name`, one of {names}", request.method),
+                None,
+            )
+        };
+        let has_name = params.get("name").is_some_and(|n| n.is_string());
+        match request.method.as_str() {
+            "tools/call" if !has_name => Err(missing("tool", "retrieve, dispatch, evaluate, refine")),
+            "prompts/get" if !has_name => Err(missing("prompt", "gather_context")),
+            "tools/call" | "prompts/get" | "tools/list" | "prompts/list" | "initialize" | "ping" => {
+                Err(ErrorData::invalid_params(
+                    format!("invalid params for `{}`: {}", request.method, transport::quote(&params.to_string(), 200)),
+                    None,
+                ))
+            }
+            _ => Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!("method not found: {}", transport::quote(&request.method, 100)),
+                None,
+            )),
+        }
+    }
 }
 
 /// Serves MCP over stdin/stdout until stdin closes or Ctrl-C.
@@ -266,7 +304,8 @@ pub async fn serve_stdio(options: EngineOptions) -> anyhow::Result<()> {
     }
     let server = CtxServer::new(options);
     server.engine.deadline_ms(None)?;
-    let running = match server.serve(rmcp::transport::stdio()).await {
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let running = match server.serve(LineTransport::new(stdin, stdout)).await {
         Ok(running) => running,
         // The client went away before initializing (e.g. stdin at EOF): nothing to serve.
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(why)) => {
