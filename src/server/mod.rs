@@ -2,6 +2,7 @@
 //! blocking thread (walking and parsing are CPU work) and returns
 //! `structuredContent` plus a compact text rendering. Logs go to stderr only.
 
+mod args;
 mod prompt;
 mod transport;
 
@@ -16,12 +17,12 @@ use crate::tools::evaluate::EvaluateParams;
 use crate::tools::refine::RefineParams;
 use crate::tools::retrieve::RetrieveParams;
 use crate::types::{DispatchOutput, EvaluateOutput, RefineOutput, RetrieveOutput};
-use rmcp::handler::server::common::schema_for_output;
+use rmcp::handler::server::common::{schema_for_input, schema_for_output};
 use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, ContentBlock, CustomRequest, CustomResult, ErrorData, Implementation, ProgressNotificationParam, RequestMetaObject,
+    CallToolResult, ContentBlock, CustomRequest, JsonObject, CustomResult, ErrorData, Implementation, ProgressNotificationParam, RequestMetaObject,
     ServerCapabilities, ServerConfig,
 };
 use rmcp::{prompt_handler, tool, tool_handler, tool_router, ServerHandler, ServiceExt};
@@ -39,6 +40,12 @@ error messages and paths verbatim). For step-wise control, `dispatch` starts a s
 takes your own 0-1 judgments of the candidates and names missing context (gaps), `refine` builds the \
 next query; stop after 3 cycles or once 3+ files are high and no gap is critical. The prompt \
 `gather_context` spells out that protocol for sub-agents.";
+
+/// A tool's input schema, from its params type (the tools take raw arguments
+/// and check them with [`args::parse`], for errors that name the field).
+fn input_schema<T: schemars::JsonSchema + 'static>() -> std::sync::Arc<JsonObject> {
+    schema_for_input::<T>().unwrap_or_else(|e| panic!("invalid input schema: {e}"))
+}
 
 #[derive(Clone)]
 pub struct CtxServer {
@@ -91,15 +98,20 @@ impl CtxServer {
     #[tool(
         description = "Find the files a coding task needs: runs dispatch → evaluate → refine (up to 3 cycles) and returns ranked files with 0-1 relevance, tiers, reasons, line-ranged snippets and open gaps. Use before grep when you don't know where to look.",
         annotations(read_only_hint = true, open_world_hint = false),
+        input_schema = input_schema::<RetrieveParams>(),
         output_schema = schema_for_output::<RetrieveOutput>()
     )]
     async fn retrieve(
         &self,
-        Parameters(p): Parameters<RetrieveParams>,
+        Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
     ) -> CallToolResult {
+        let p = match args::parse(args) {
+            Ok(p) => p,
+            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
+        };
         let engine = self.engine.clone();
         // Progress after each cycle, when the client asked for it (a progress
         // token in `_meta`); the engine runs on a blocking thread, so its
@@ -142,13 +154,18 @@ impl CtxServer {
     #[tool(
         description = "Step 1 of the loop: start a session (give `task`) or run its next cycle (give `session_id`). Returns ranked candidate files with evidence. Then call `evaluate`.",
         annotations(read_only_hint = true, open_world_hint = false),
+        input_schema = input_schema::<DispatchParams>(),
         output_schema = schema_for_output::<DispatchOutput>()
     )]
     async fn dispatch(
         &self,
-        Parameters(p): Parameters<DispatchParams>,
+        Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
     ) -> CallToolResult {
+        let p = match args::parse(args) {
+            Ok(p) => p,
+            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
+        };
         let engine = self.engine.clone();
         let cancel = ct.clone();
         match run(ct, move || engine.dispatch_with(p, Some(cancel))).await {
@@ -178,13 +195,18 @@ impl CtxServer {
     #[tool(
         description = "Step 2: score the session's candidates 0-1 (your `judgments` override the server's), tier them, and name missing context as gaps. Returns `decision`: finalize or refine.",
         annotations(read_only_hint = true, open_world_hint = false),
+        input_schema = input_schema::<EvaluateParams>(),
         output_schema = schema_for_output::<EvaluateOutput>()
     )]
     async fn evaluate(
         &self,
-        Parameters(p): Parameters<EvaluateParams>,
+        Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
     ) -> CallToolResult {
+        let p = match args::parse(args) {
+            Ok(p) => p,
+            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
+        };
         let engine = self.engine.clone();
         match run(ct, move || engine.evaluate(p)).await {
             Ok(out) => {
@@ -218,13 +240,18 @@ impl CtxServer {
     #[tool(
         description = "Step 3: build the next query from the evaluation (gap symbols, high files' neighbourhood, excludes for low files, plus your additions) and say whether the loop is done. If not done, call `dispatch` with the session_id.",
         annotations(read_only_hint = true, open_world_hint = false),
+        input_schema = input_schema::<RefineParams>(),
         output_schema = schema_for_output::<RefineOutput>()
     )]
     async fn refine(
         &self,
-        Parameters(p): Parameters<RefineParams>,
+        Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
     ) -> CallToolResult {
+        let p = match args::parse(args) {
+            Ok(p) => p,
+            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
+        };
         let engine = self.engine.clone();
         match run(ct, move || engine.refine(p)).await {
             Ok(out) => {
