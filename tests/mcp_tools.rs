@@ -312,3 +312,41 @@ async fn tools_are_read_only_with_output_schemas_and_the_prompt_exists() {
     );
     c.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_wrong_type_names_the_field_its_type_and_range() {
+    let c = client(None).await;
+    let root = fixture();
+    let cases = [
+        (json!({"task": "x", "root": root, "limit": "5"}), "`limit` must be a whole number from 1 to 100 (or null for the default), not the string \"5\""),
+        (json!({"task": 42, "root": root}), "`task` must be a string, not the number 42"),
+        (json!({"task": "x", "root": root, "max_cycles": -1}), "`max_cycles` must be a whole number from 1 to 10"),
+        (json!({"task": "x", "root": root, "limit": 2.5}), "not the fraction 2.5"),
+    ];
+    for (args, expected) in cases {
+        let msg = err(&c, "retrieve", args.clone()).await;
+        assert!(msg.contains(expected), "{args}: {msg}");
+    }
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn step_wise_errors_name_the_missing_step_keep_settings_and_clip_echoes() {
+    let c = client(None).await;
+    let d = ok(&c, "dispatch", json!({"task": "token expiry", "root": fixture()})).await;
+    let sid = d["session_id"].as_str().unwrap();
+    // D15: refine before evaluate names `evaluate`, the step actually missing.
+    let msg = err(&c, "refine", json!({"session_id": sid})).await;
+    assert!(msg.contains("call `evaluate` with this session_id first"), "{msg}");
+    // D16: settings fixed at the start are refused when continuing with other values.
+    for (field, value) in [("budget_tokens", json!(5)), ("high_threshold", json!(7.0)), ("min_high", json!(0)), ("max_cycles", json!(9))] {
+        let msg = err(&c, "dispatch", json!({"session_id": sid, field: value})).await;
+        assert!(msg.contains(&format!("was started with {field}")), "{field}: {msg}");
+    }
+    ok(&c, "dispatch", json!({"session_id": sid, "budget_tokens": 6000, "min_high": 3})).await;
+    // D17: a 1 MB task is not echoed back whole.
+    let big = "token ".repeat(200_000);
+    let msg = err(&c, "dispatch", json!({"session_id": sid, "task": big})).await;
+    assert!(msg.len() < 1_000 && msg.contains("bytes in all"), "{} bytes", msg.len());
+    c.cancel().await.unwrap();
+}
