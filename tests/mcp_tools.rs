@@ -45,13 +45,18 @@ async fn retrieve_ranks_token_and_session_high_and_profile_low() {
 #[tokio::test]
 async fn retrieve_respects_the_token_budget() {
     let c = client(None).await;
-    let out = ok(
+    let r = call(
         &c,
         "retrieve",
-        json!({"task": "token expiry session refresh profile avatar", "root": fixture(), "budget_tokens": 100}),
+        json!({"task": "token expiry session refresh profile avatar", "root": fixture(), "budget_tokens": 600}),
     )
     .await;
-    assert!(out["tokens"].as_u64().unwrap() <= 100, "{}", out["tokens"]);
+    let out = r.structured_content.clone().unwrap();
+    // The budget covers the whole per-file text (headers, reasons, handles),
+    // and the text rendering adds only its summary lines and gaps to it.
+    assert!(out["tokens"].as_u64().unwrap() <= 600, "{}", out["tokens"]);
+    let text_tokens = text(&r).len().div_ceil(4);
+    assert!(text_tokens <= 600 + 150, "{text_tokens} tokens of text");
     let dropped = out["dropped"].as_array().unwrap();
     assert!(!dropped.is_empty(), "something had to be left out");
     assert!(
