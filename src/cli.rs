@@ -50,6 +50,9 @@ pub enum Format {
 #[derive(Debug, clap::Args)]
 pub struct RetrieveArgs {
     /// The coding task in natural language (paths, identifiers and stack traces help).
+    /// A task that starts with `-` (a CLI flag) is taken as it is; after `--`,
+    /// put every option before the `--`: `retrieve [OPTIONS] -- TASK`.
+    #[arg(allow_hyphen_values = true)]
     pub task: String,
     /// Directory to search (default: the working directory).
     #[arg(long, value_name = "DIR")]

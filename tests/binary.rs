@@ -231,3 +231,20 @@ fn serve_answers_tools_call_without_a_name_with_invalid_params() {
         .unwrap()
         .starts_with("missing tool name"));
 }
+
+#[test]
+fn cli_takes_a_task_that_starts_with_a_dash_before_or_after_the_options() {
+    for args in [
+        vec!["retrieve", "--token-expiry is wrong", "--root", "ROOT", "--format", "json"],
+        vec!["retrieve", "--root", "ROOT", "--format", "json", "--", "--token-expiry is wrong"],
+    ] {
+        let root = fixture();
+        let out = Command::new(BIN)
+            .args(args.iter().map(|a| if *a == "ROOT" { root.to_str().unwrap() } else { a }))
+            .output()
+            .unwrap();
+        assert_succeeded(&out);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["files"][0]["path"], "auth/token.py", "{args:?}");
+    }
+}

@@ -355,3 +355,64 @@ async fn step_wise_errors_name_the_missing_step_keep_settings_and_clip_echoes() 
     assert!(msg.len() < 1_000 && msg.contains("bytes in all"), "{} bytes", msg.len());
     c.cancel().await.unwrap();
 }
+
+/// A tree where every file matches the task many times, with long paths:
+/// answers at the maxima fill every budget.
+fn matching_tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..150 {
+        let sub = dir.path().join(format!("src/network/connection_handling/module_{i:03}"));
+        std::fs::create_dir_all(&sub).unwrap();
+        let mut text = String::new();
+        for j in 0..12 {
+            text.push_str(&format!(
+                "def handle_connection_timeout_error_{j}(conn, timeout):\n    \"\"\"Error handling when the connection times out.\"\"\"\n"
+            ));
+            for k in 0..25 {
+                text.push_str(&format!("    if conn.timed_out({k}): raise ConnectionTimeoutError(\"connection times out {k}\")\n"));
+            }
+        }
+        std::fs::write(sub.join(format!("timeout_errors_{i}.py")), text).unwrap();
+    }
+    dir
+}
+
+#[tokio::test]
+async fn at_the_maxima_the_text_fits_the_clients_cap_and_content_chooses_what_is_sent() {
+    let tree = matching_tree();
+    let c = client(None).await;
+    let task = "error handling when the connection times out";
+    let mut sizes = Vec::new();
+    for (limit, budget) in [(100, 20_000), (100, 100), (10, 20_000), (100, 6_000)] {
+        let r = call(&c, "retrieve", json!({"task": task, "root": tree.path(), "limit": limit, "budget_tokens": budget})).await;
+        assert_ne!(r.is_error, Some(true), "{}", text(&r));
+        let text_tokens = text(&r).len().div_ceil(4);
+        let structured = serde_json::to_string(r.structured_content.as_ref().unwrap()).unwrap();
+        assert!(text_tokens < 25_000, "limit {limit} budget {budget}: {text_tokens} tokens of text");
+        // README: structuredContent is at most 200 KB (50k tokens).
+        assert!(structured.len() < 200_000, "limit {limit} budget {budget}: {} bytes", structured.len());
+        sizes.push((limit, budget, text_tokens, structured.len()));
+    }
+    eprintln!("(limit, budget, text tokens, structured bytes): {sizes:?}");
+    let args = |content: &str| json!({"task": task, "root": tree.path(), "limit": 100, "budget_tokens": 20_000, "content": content});
+    let both = call(&c, "retrieve", args("both")).await;
+    let only_text = call(&c, "retrieve", args("text")).await;
+    let only_structured = call(&c, "retrieve", args("structured")).await;
+    // The same text (past the summary line, which has the elapsed time).
+    let body = |r: &rmcp::model::CallToolResult| text(r).split_once('\n').unwrap().1.to_string();
+    assert!(body(&only_text) == body(&both), "text mode sends the same text rendering");
+    let snippet_text = |r: &rmcp::model::CallToolResult| {
+        r.structured_content.as_ref().unwrap()["files"].as_array().unwrap().iter()
+            .flat_map(|f| f["snippets"].as_array().unwrap().iter())
+            .map(|s| s["text"].as_str().unwrap().len())
+            .sum::<usize>()
+    };
+    assert_eq!(snippet_text(&only_text), 0, "text mode: structured content has ranges only");
+    assert!(snippet_text(&only_structured) > 0);
+    let files = |r: &rmcp::model::CallToolResult| r.structured_content.as_ref().unwrap()["files"].clone();
+    assert!(files(&only_structured) == files(&both), "structured mode sends the full files");
+    assert!(text(&only_structured).lines().count() == 1 && text(&only_structured).contains("structuredContent"));
+    let e = err(&c, "retrieve", args("html")).await;
+    assert!(e.contains("`content` must be"), "{e}");
+    c.cancel().await.unwrap();
+}

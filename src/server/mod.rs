@@ -47,6 +47,47 @@ fn input_schema<T: schemars::JsonSchema + 'static>() -> std::sync::Arc<JsonObjec
     schema_for_input::<T>().unwrap_or_else(|e| panic!("invalid input schema: {e}"))
 }
 
+/// What a `retrieve` result carries (its `content` argument).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Content {
+    /// The text rendering and the full structured content (the default).
+    Both,
+    /// The text rendering; structured content without snippet text.
+    Text,
+    /// The full structured content; the text is one summary line.
+    Structured,
+}
+
+const CONTENT_DOC: &str = "What the result carries: \"both\" (default) the text rendering and the full structuredContent; \"text\" the text rendering, and structuredContent without snippet text (ranges only), for clients that show the model both; \"structured\" the full structuredContent and a one-line text.";
+
+/// `retrieve`'s input schema: its params plus `content`, which only the MCP
+/// tool has (it chooses what the result carries, not what is searched).
+fn retrieve_input_schema() -> std::sync::Arc<JsonObject> {
+    let mut schema = (*input_schema::<RetrieveParams>()).clone();
+    if let Some(props) = schema.get_mut("properties").and_then(|p| p.as_object_mut()) {
+        props.insert(
+            "content".into(),
+            serde_json::json!({"type": "string", "enum": ["both", "text", "structured"], "default": "both", "description": CONTENT_DOC}),
+        );
+    }
+    std::sync::Arc::new(schema)
+}
+
+fn take_content(args: &mut JsonObject) -> Result<Content, String> {
+    match args.remove("content") {
+        None | Some(serde_json::Value::Null) => Ok(Content::Both),
+        Some(v) => match v.as_str() {
+            Some("both") => Ok(Content::Both),
+            Some("text") => Ok(Content::Text),
+            Some("structured") => Ok(Content::Structured),
+            _ => Err(format!(
+                "`content` must be \"both\", \"text\" or \"structured\", not {}",
+                crate::error::clip(&v.to_string())
+            )),
+        },
+    }
+}
+
 #[derive(Clone)]
 pub struct CtxServer {
     engine: Arc<Engine>,
@@ -98,7 +139,7 @@ impl CtxServer {
     #[tool(
         description = "Find the files a coding task needs: runs dispatch → evaluate → refine (up to 3 cycles) and returns ranked files with 0-1 relevance, tiers, reasons, line-ranged snippets and open gaps. Use before grep when you don't know where to look.",
         annotations(read_only_hint = true, open_world_hint = false),
-        input_schema = input_schema::<RetrieveParams>(),
+        input_schema = retrieve_input_schema(),
         output_schema = schema_for_output::<RetrieveOutput>()
     )]
     async fn retrieve(
@@ -108,6 +149,11 @@ impl CtxServer {
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
     ) -> CallToolResult {
+        let mut args = args;
+        let content = match take_content(&mut args) {
+            Ok(c) => c,
+            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
+        };
         let p = match args::parse(args) {
             Ok(p) => p,
             Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
@@ -146,7 +192,27 @@ impl CtxServer {
             let _ = forward.await;
         }
         match r {
-            Ok(out) => result(&out, output::render_text(&out)),
+            Ok(mut out) => match content {
+                Content::Both => result(&out, output::render_text(&out)),
+                Content::Text => {
+                    let text = output::render_text(&out);
+                    for f in &mut out.files {
+                        for sn in &mut f.snippets {
+                            sn.text.clear();
+                        }
+                    }
+                    result(&out, text)
+                }
+                Content::Structured => {
+                    let line = format!(
+                        "ctxloop: {} files from {} (stop: {}); the answer, with snippets, is in structuredContent",
+                        out.files.len(),
+                        out.root.path,
+                        out.stop_reason.as_str()
+                    );
+                    result(&out, line)
+                }
+            },
             Err(e) => e,
         }
     }
