@@ -78,7 +78,7 @@ pub struct RetrieveArgs {
     /// Files returned, 1-100.
     #[arg(long, default_value_t = crate::engine::DEFAULT_LIMIT)]
     pub limit: usize,
-    /// Token budget for snippet text (tokens ~ bytes/4), 100-20000.
+    /// Token budget (tokens ~ bytes/4) of the per-file text (headers, snippets, handles), 100-20000.
     #[arg(long, default_value_t = crate::engine::DEFAULT_BUDGET_TOKENS)]
     pub budget_tokens: usize,
     /// Wall-clock deadline in ms, 10-3600000; past it the best files found so

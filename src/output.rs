@@ -179,14 +179,20 @@ fn snippet_lines(path: &str, sn: &Snippet) -> String {
 /// and are listed in the returned `dropped`. Returns (tokens used, dropped).
 pub fn pack(files: &mut [File], budget: usize) -> (usize, Vec<String>) {
     let handle_cost = |path: &str, s: &Snippet| {
-        tokens_of(&format!("   {}:{}-{} (left out: budget)\n", path, s.start_line, s.end_line))
+        tokens_of(&format!(
+            "   {}:{}-{} (left out: budget)\n",
+            path, s.start_line, s.end_line
+        ))
     };
     let mut used: usize = files
         .iter()
         .enumerate()
         .map(|(i, f)| {
             tokens_of(&file_line(i + 1, f))
-                + f.snippets.iter().map(|s| handle_cost(&f.path, s)).sum::<usize>()
+                + f.snippets
+                    .iter()
+                    .map(|s| handle_cost(&f.path, s))
+                    .sum::<usize>()
         })
         .sum();
     let mut dropped = Vec::new();
@@ -413,8 +419,14 @@ mod tests {
         for budget in [100, 1_000, 6_000, 20_000] {
             let mut files: Vec<File> = (0..100)
                 .map(|i| {
-                    let mut f = file(&format!("src/module_{i:03}/handler.py"), &[(1, 60, 3_000), (70, 80, 500)]);
-                    f.reasons = vec!["matches connection timeout error handling; defines what src/x.py uses".repeat(8)];
+                    let mut f = file(
+                        &format!("src/module_{i:03}/handler.py"),
+                        &[(1, 60, 3_000), (70, 80, 500)],
+                    );
+                    f.reasons = vec![
+                        "matches connection timeout error handling; defines what src/x.py uses"
+                            .repeat(8),
+                    ];
                     f
                 })
                 .collect();
@@ -424,7 +436,10 @@ mod tests {
                 .enumerate()
                 .map(|(i, f)| {
                     tokens_of(&file_line(i + 1, f))
-                        + f.snippets.iter().map(|sn| tokens_of(&snippet_lines(&f.path, sn))).sum::<usize>()
+                        + f.snippets
+                            .iter()
+                            .map(|sn| tokens_of(&snippet_lines(&f.path, sn)))
+                            .sum::<usize>()
                 })
                 .sum();
             assert_eq!(used, rendered, "the count is what the text shows");
@@ -435,13 +450,19 @@ mod tests {
                 .enumerate()
                 .map(|(i, f)| {
                     let handles = f.snippets.iter().map(|sn| {
-                        let handle = Snippet { text: String::new(), ..sn.clone() };
+                        let handle = Snippet {
+                            text: String::new(),
+                            ..sn.clone()
+                        };
                         tokens_of(&snippet_lines(&f.path, &handle))
                     });
                     tokens_of(&file_line(i + 1, f)) + handles.sum::<usize>()
                 })
                 .sum();
-            assert!(used <= budget.max(floor), "budget {budget}: {used} (floor {floor})");
+            assert!(
+                used <= budget.max(floor),
+                "budget {budget}: {used} (floor {floor})"
+            );
             assert!(floor < 12_000, "floor {floor}");
             assert!(used < 25_000, "budget {budget}: {used} tokens");
         }

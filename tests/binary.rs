@@ -152,7 +152,10 @@ fn cli_errors_go_to_stderr_with_a_nonzero_exit() {
 /// Raw JSON-RPC lines to `serve` on the fixture; the replies by id. Stdin is
 /// closed once every id in `expect` has its reply (or after a minute, so a
 /// request that gets no reply fails the test instead of hanging it).
-fn raw_replies(lines: &[&[u8]], expect: &[i64]) -> std::collections::HashMap<i64, serde_json::Value> {
+fn raw_replies(
+    lines: &[&[u8]],
+    expect: &[i64],
+) -> std::collections::HashMap<i64, serde_json::Value> {
     use std::io::{BufRead, Write};
     let mut child = Command::new(BIN)
         .arg("serve")
@@ -209,13 +212,18 @@ fn serve_answers_a_request_with_a_lone_surrogate_or_invalid_utf8() {
         &[2, 3, 4],
     );
     let message = |id: i64| {
-        let r = got.get(&id).unwrap_or_else(|| panic!("no reply to request {id}: {got:?}"));
+        let r = got
+            .get(&id)
+            .unwrap_or_else(|| panic!("no reply to request {id}: {got:?}"));
         assert_eq!(r["error"]["code"], -32700, "{r}");
         r["error"]["message"].as_str().unwrap().to_string()
     };
     assert!(message(2).contains("lone UTF-16 surrogate escape \\ud83c"));
     assert!(message(3).contains("not valid UTF-8 (byte 0xff"));
-    assert!(got[&4]["result"].is_object(), "the server goes on answering");
+    assert!(
+        got[&4]["result"].is_object(),
+        "the server goes on answering"
+    );
 }
 
 #[test]
@@ -235,12 +243,33 @@ fn serve_answers_tools_call_without_a_name_with_invalid_params() {
 #[test]
 fn cli_takes_a_task_that_starts_with_a_dash_before_or_after_the_options() {
     for args in [
-        vec!["retrieve", "--token-expiry is wrong", "--root", "ROOT", "--format", "json"],
-        vec!["retrieve", "--root", "ROOT", "--format", "json", "--", "--token-expiry is wrong"],
+        vec![
+            "retrieve",
+            "--token-expiry is wrong",
+            "--root",
+            "ROOT",
+            "--format",
+            "json",
+        ],
+        vec![
+            "retrieve",
+            "--root",
+            "ROOT",
+            "--format",
+            "json",
+            "--",
+            "--token-expiry is wrong",
+        ],
     ] {
         let root = fixture();
         let out = Command::new(BIN)
-            .args(args.iter().map(|a| if *a == "ROOT" { root.to_str().unwrap() } else { a }))
+            .args(args.iter().map(|a| {
+                if *a == "ROOT" {
+                    root.to_str().unwrap()
+                } else {
+                    a
+                }
+            }))
             .output()
             .unwrap();
         assert_succeeded(&out);

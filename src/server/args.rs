@@ -16,11 +16,18 @@ pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(args: JsonObject) -> Re
     let schema = schema_for_input::<T>()?;
     let defs = schema.get("$defs").and_then(Value::as_object);
     check_object("", &args, &schema, defs)?;
-    serde_json::from_value(Value::Object(args))
-        .map_err(|e| format!("invalid arguments: {}", super::transport::quote(&e.to_string(), 300)))
+    serde_json::from_value(Value::Object(args)).map_err(|e| {
+        format!(
+            "invalid arguments: {}",
+            super::transport::quote(&e.to_string(), 300)
+        )
+    })
 }
 
-fn resolve<'a>(schema: &'a Map<String, Value>, defs: Option<&'a Map<String, Value>>) -> &'a Map<String, Value> {
+fn resolve<'a>(
+    schema: &'a Map<String, Value>,
+    defs: Option<&'a Map<String, Value>>,
+) -> &'a Map<String, Value> {
     schema
         .get("$ref")
         .and_then(Value::as_str)
@@ -68,7 +75,11 @@ fn check_value(
                 .get("format")
                 .and_then(Value::as_str)
                 .is_some_and(|f| f.starts_with('u'));
-            if unsigned { n.is_u64() } else { n.is_i64() || n.is_u64() }
+            if unsigned {
+                n.is_u64()
+            } else {
+                n.is_i64() || n.is_u64()
+            }
         }
         ("array", Value::Array(_)) => true,
         ("object", Value::Object(_)) => true,
@@ -97,14 +108,26 @@ fn check_value(
 }
 
 /// "an integer from 1 to 100", "a number from 0.05 to 1.0 (or null)", "an array of strings".
-fn expected(types: &[&str], schema: &Map<String, Value>, defs: Option<&Map<String, Value>>) -> String {
-    let main = types.iter().find(|t| **t != "null").copied().unwrap_or("null");
+fn expected(
+    types: &[&str],
+    schema: &Map<String, Value>,
+    defs: Option<&Map<String, Value>>,
+) -> String {
+    let main = types
+        .iter()
+        .find(|t| **t != "null")
+        .copied()
+        .unwrap_or("null");
     let range = match (schema.get("minimum"), schema.get("maximum")) {
         (Some(lo), Some(hi)) => format!(" from {lo} to {hi}"),
         (Some(lo), None) => format!(" of at least {lo}"),
         (None, Some(hi)) => format!(" of at most {hi}"),
-        (None, None) if main == "integer"
-            && schema.get("format").and_then(Value::as_str).is_some_and(|f| f.starts_with('u')) =>
+        (None, None)
+            if main == "integer"
+                && schema
+                    .get("format")
+                    .and_then(Value::as_str)
+                    .is_some_and(|f| f.starts_with('u')) =>
         {
             " of at least 0".to_string()
         }
@@ -172,15 +195,24 @@ mod tests {
         let e = err::<RetrieveParams>(serde_json::json!({"task": 42}));
         assert_eq!(e, "`task` must be a string, not the number 42");
         let e = err::<RetrieveParams>(serde_json::json!({"task": "x", "max_cycles": -1}));
-        assert!(e.starts_with("`max_cycles` must be a whole number from 1 to 10"), "{e}");
+        assert!(
+            e.starts_with("`max_cycles` must be a whole number from 1 to 10"),
+            "{e}"
+        );
         let e = err::<RetrieveParams>(serde_json::json!({"task": "x", "limit": 2.5}));
         assert!(e.contains("not the fraction 2.5"), "{e}");
         let e = err::<RetrieveParams>(serde_json::json!({"task": "x", "patterns": "src"}));
-        assert!(e.starts_with("`patterns` must be an array of strings"), "{e}");
+        assert!(
+            e.starts_with("`patterns` must be an array of strings"),
+            "{e}"
+        );
         let e = err::<EvaluateParams>(
             serde_json::json!({"session_id": "s", "judgments": [{"path": "a", "relevance": "high"}]}),
         );
-        assert!(e.starts_with("`judgments[0].relevance` must be a number"), "{e}");
+        assert!(
+            e.starts_with("`judgments[0].relevance` must be a number"),
+            "{e}"
+        );
     }
 
     #[test]

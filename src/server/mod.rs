@@ -22,11 +22,11 @@ use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, ContentBlock, CustomRequest, JsonObject, CustomResult, ErrorData, Implementation, ProgressNotificationParam, RequestMetaObject,
-    ServerCapabilities, ServerConfig,
+    CallToolResult, ContentBlock, CustomRequest, CustomResult, ErrorData, Implementation,
+    JsonObject, ProgressNotificationParam, RequestMetaObject, ServerCapabilities, ServerConfig,
 };
-use rmcp::{prompt_handler, tool, tool_handler, tool_router, ServerHandler, ServiceExt};
 use rmcp::service::RequestContext;
+use rmcp::{prompt_handler, tool, tool_handler, tool_router, ServerHandler, ServiceExt};
 use rmcp::{Peer, RoleServer};
 use serde::Serialize;
 use std::sync::Arc;
@@ -365,23 +365,34 @@ impl ServerHandler for CtxServer {
         let params = request.params.unwrap_or(serde_json::Value::Null);
         let missing = |what: &str, names: &str| {
             ErrorData::invalid_params(
-                format!("missing {what} name: `{}` needs `params.name`, one of {names}", request.method),
+                format!(
+                    "missing {what} name: `{}` needs `params.name`, one of {names}",
+                    request.method
+                ),
                 None,
             )
         };
         let has_name = params.get("name").is_some_and(|n| n.is_string());
         match request.method.as_str() {
-            "tools/call" if !has_name => Err(missing("tool", "retrieve, dispatch, evaluate, refine")),
-            "prompts/get" if !has_name => Err(missing("prompt", "gather_context")),
-            "tools/call" | "prompts/get" | "tools/list" | "prompts/list" | "initialize" | "ping" => {
-                Err(ErrorData::invalid_params(
-                    format!("invalid params for `{}`: {}", request.method, transport::quote(&params.to_string(), 200)),
-                    None,
-                ))
+            "tools/call" if !has_name => {
+                Err(missing("tool", "retrieve, dispatch, evaluate, refine"))
             }
+            "prompts/get" if !has_name => Err(missing("prompt", "gather_context")),
+            "tools/call" | "prompts/get" | "tools/list" | "prompts/list" | "initialize"
+            | "ping" => Err(ErrorData::invalid_params(
+                format!(
+                    "invalid params for `{}`: {}",
+                    request.method,
+                    transport::quote(&params.to_string(), 200)
+                ),
+                None,
+            )),
             _ => Err(ErrorData::new(
                 rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-                format!("method not found: {}", transport::quote(&request.method, 100)),
+                format!(
+                    "method not found: {}",
+                    transport::quote(&request.method, 100)
+                ),
                 None,
             )),
         }

@@ -207,7 +207,11 @@ fn reply_to_undecodable(text: &[u8], e: &serde_json::Error) -> Option<Value> {
         Err(_) => Value::Null,
     };
     tracing::warn!("answered an undecodable request: {problem}");
-    Some(error_reply(id, PARSE_ERROR, format!("Parse error: {problem}")))
+    Some(error_reply(
+        id,
+        PARSE_ERROR,
+        format!("Parse error: {problem}"),
+    ))
 }
 
 /// The `id` of a request (a number or a string); `None` for a notification.
@@ -270,7 +274,10 @@ fn unicode_escapes(s: &str) -> impl Iterator<Item = (usize, u16)> + '_ {
 
 /// The first surrogate escape not part of a high-low pair, as (byte offset, text).
 fn lone_surrogate(s: &str) -> Option<(usize, String)> {
-    lone_surrogates(s).into_iter().next().map(|at| (at, s[at..at + 6].to_string()))
+    lone_surrogates(s)
+        .into_iter()
+        .next()
+        .map(|at| (at, s[at..at + 6].to_string()))
 }
 
 fn lone_surrogates(s: &str) -> Vec<usize> {
