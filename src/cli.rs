@@ -69,6 +69,9 @@ pub enum Format {
 #[derive(Debug, clap::Args)]
 pub struct RetrieveArgs {
     /// The coding task in natural language (paths, identifiers and stack traces help).
+    /// A task that starts with `-` (a CLI flag) is taken as it is; after `--`,
+    /// put every option before the `--`: `retrieve [OPTIONS] -- TASK`.
+    #[arg(allow_hyphen_values = true)]
     pub task: String,
     /// Directory to search (default: the working directory). A hidden or
     /// ignored directory (below the working directory or the enclosing git
@@ -103,7 +106,7 @@ pub struct RetrieveArgs {
     /// Files returned, 1-100.
     #[arg(long, default_value_t = crate::engine::DEFAULT_LIMIT)]
     pub limit: usize,
-    /// Token budget for snippet text (tokens ~ bytes/4), 100-20000.
+    /// Token budget (tokens ~ bytes/4) of the per-file text (headers, snippets, handles), 100-20000.
     #[arg(long, default_value_t = crate::engine::DEFAULT_BUDGET_TOKENS)]
     pub budget_tokens: usize,
     /// Wall-clock deadline in ms, 10-3600000; past it the best files found so

@@ -214,6 +214,36 @@ impl Engine {
                 });
             }
         }
+        // The loop's settings are fixed when it starts: another value is
+        // refused like another task (not silently ignored); the same one passes.
+        let settings = [
+            (
+                "max_cycles",
+                p.max_cycles.map(|v| v as f64),
+                s.config.max_cycles as f64,
+            ),
+            (
+                "min_high",
+                p.min_high.map(|v| v as f64),
+                s.config.min_high as f64,
+            ),
+            ("high_threshold", p.high_threshold, s.config.high_threshold),
+            (
+                "budget_tokens",
+                p.budget_tokens.map(|v| v as f64),
+                s.config.budget_tokens as f64,
+            ),
+        ];
+        for (field, given, started) in settings {
+            if let Some(given) = given.filter(|g| *g != started) {
+                return Err(Error::SessionMismatch {
+                    id: s.id.clone(),
+                    field,
+                    started: started.to_string(),
+                    given: given.to_string(),
+                });
+            }
+        }
         Filter::new(&p.patterns, &p.excludes)?;
         if let Some(limit) = p.limit {
             s.config.limit = range("limit", Some(limit), DEFAULT_LIMIT, 1, 100)?;

@@ -2,7 +2,8 @@
 //! and the text / Markdown renderings of a result.
 //!
 //! Tokens are estimated as bytes / 4 (the usual rule of thumb for code with
-//! BPE tokenizers); the budget covers snippet text only.
+//! BPE tokenizers); the budget covers the per-file part of the text
+//! rendering (header lines, snippets, handles), see [`pack`].
 
 use crate::corpus::Doc;
 use crate::query::TaskQuery;
@@ -134,24 +135,107 @@ fn cut(lines: &[&str], s: usize, e: usize, q: &TaskQuery) -> Snippet {
     }
 }
 
-/// Packs snippets into `budget` tokens in rank order. Snippets that do not fit
-/// keep their line range with empty text (a `path:start-end` handle the agent
-/// can open) and are listed in the returned `dropped`. Returns (tokens used, dropped).
+/// Longest run of a file's reasons in the text rendering, in bytes (the
+/// structured result keeps them all).
+const MAX_REASON_BYTES: usize = 300;
+
+/// A file's header line in the text rendering (`#rank path [tier relevance] reasons`).
+fn file_line(rank: usize, f: &File) -> String {
+    let mut reasons = f.reasons.join("; ");
+    if reasons.len() > MAX_REASON_BYTES {
+        let mut cut = MAX_REASON_BYTES;
+        while !reasons.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        reasons.truncate(cut);
+        reasons.push('…');
+    }
+    format!(
+        "\n#{} {} [{} {:.2}] {}\n",
+        rank,
+        f.path,
+        f.tier.as_str(),
+        f.relevance,
+        reasons
+    )
+}
+
+/// A snippet in the text rendering: its range and text, or the handle of one
+/// left out for the budget.
+fn snippet_lines(path: &str, sn: &Snippet) -> String {
+    if sn.text.is_empty() {
+        format!(
+            "   {}:{}-{} (left out: budget)\n",
+            path, sn.start_line, sn.end_line
+        )
+    } else {
+        format!(
+            "--- {}:{}-{}\n{}\n",
+            path, sn.start_line, sn.end_line, sn.text
+        )
+    }
+}
+
+/// Packs the files into `budget` tokens in rank order. The budget covers the
+/// whole per-file part of the text rendering: each file's header line and
+/// its snippets with their range lines. Every file keeps its header line and
+/// every snippet at least its handle (`path:start-end`, a line the agent can
+/// open); those are reserved first, and the rest of the budget turns handles
+/// into snippet text in rank order. So the per-file part costs at most
+/// max(`budget`, headers + handles). Snippets left as handles have empty text
+/// and are listed in the returned `dropped`. Returns (tokens used, dropped).
 pub fn pack(files: &mut [File], budget: usize) -> (usize, Vec<String>) {
-    let mut used = 0;
+    let handle_cost = |path: &str, s: &Snippet| {
+        tokens_of(&format!(
+            "   {}:{}-{} (left out: budget)\n",
+            path, s.start_line, s.end_line
+        ))
+    };
+    let mut used: usize = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            tokens_of(&file_line(i + 1, f))
+                + f.snippets
+                    .iter()
+                    .map(|s| handle_cost(&f.path, s))
+                    .sum::<usize>()
+        })
+        .sum();
     let mut dropped = Vec::new();
     for f in files.iter_mut() {
+        let path = f.path.clone();
         for s in &mut f.snippets {
-            let cost = tokens_of(&s.text);
-            if used + cost <= budget {
-                used += cost;
+            let extra = tokens_of(&snippet_lines(&path, s)).saturating_sub(handle_cost(&path, s));
+            if used + extra <= budget {
+                used += extra;
             } else {
-                dropped.push(format!("{}:{}-{}", f.path, s.start_line, s.end_line));
+                dropped.push(format!("{}:{}-{}", path, s.start_line, s.end_line));
                 s.text.clear();
             }
         }
     }
     (used, dropped)
+}
+
+/// One line naming what the walk skipped ("skipped: 3 binary, 1 too large"),
+/// or `None` when nothing was.
+pub fn skipped_line(out: &RetrieveOutput) -> Option<String> {
+    let k = &out.stats.skipped;
+    let parts: Vec<String> = [
+        (k.binary, "binary"),
+        (k.too_large, "too large"),
+        (k.minified, "minified"),
+        (k.unreadable, "unreadable"),
+        (k.ignored, "excluded by globs"),
+        (k.not_read, "not read (stopped early)"),
+        (k.links_not_followed, "links not followed"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    (!parts.is_empty()).then(|| format!("skipped: {}", parts.join(", ")))
 }
 
 /// Compact text for models that read only text content.
@@ -169,27 +253,14 @@ pub fn render_text(out: &RetrieveOutput) -> String {
     if let Some(t) = &out.truncated {
         s.push_str(&format!("stopped early: {}\n", t.detail));
     }
+    if let Some(line) = skipped_line(out) {
+        s.push_str(&line);
+        s.push('\n');
+    }
     for (i, f) in out.files.iter().enumerate() {
-        s.push_str(&format!(
-            "\n#{} {} [{} {:.2}] {}\n",
-            i + 1,
-            f.path,
-            f.tier.as_str(),
-            f.relevance,
-            f.reasons.join("; ")
-        ));
+        s.push_str(&file_line(i + 1, f));
         for sn in &f.snippets {
-            if sn.text.is_empty() {
-                s.push_str(&format!(
-                    "   {}:{}-{} (left out: budget)\n",
-                    f.path, sn.start_line, sn.end_line
-                ));
-            } else {
-                s.push_str(&format!(
-                    "--- {}:{}-{}\n{}\n",
-                    f.path, sn.start_line, sn.end_line, sn.text
-                ));
-            }
+            s.push_str(&snippet_lines(&f.path, sn));
         }
     }
     if !out.gaps.is_empty() {
@@ -209,9 +280,11 @@ pub fn render_text(out: &RetrieveOutput) -> String {
         }
     }
     if !out.dropped.is_empty() {
+        // The handles are under each file already: one line, not the list again.
         s.push_str(&format!(
-            "\nLeft out to stay within the token budget: {}\n",
-            out.dropped.join(", ")
+            "\n{} snippet{} left out to stay within the token budget (ranges under each file)\n",
+            out.dropped.len(),
+            if out.dropped.len() == 1 { "" } else { "s" }
         ));
     }
     s
@@ -231,6 +304,9 @@ pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
     );
     if let Some(t) = &out.truncated {
         s.push_str(&format!("**Stopped early:** {}\n\n", t.detail));
+    }
+    if let Some(line) = skipped_line(out) {
+        s.push_str(&format!("{line}\n\n"));
     }
     s.push_str("| # | file | tier | relevance | why |\n|---|---|---|---|---|\n");
     for (i, f) in out.files.iter().enumerate() {
@@ -327,13 +403,14 @@ mod tests {
             file("a.py", &[(1, 10, 400)]),
             file("b.py", &[(5, 9, 400), (20, 30, 40)]),
         ];
-        let (used, dropped) = pack(&mut files, 120);
-        assert_eq!(
-            used, 110,
-            "a.py (100 tokens) and the small b.py snippet (10) fit"
-        );
+        let (used, dropped) = pack(&mut files, 150);
+        // Reserved: the header lines (6 tokens each) and the handles (8, 8,
+        // 8). a.py's snippet costs 104 in all (96 past its handle), b.py's
+        // first does not fit, its second does (14, 6 past its handle).
+        assert_eq!(used, 6 + 104 + 6 + 8 + 14);
         assert_eq!(dropped, ["b.py:5-9"]);
         assert!(files[1].snippets[0].text.is_empty());
+        assert!(!files[1].snippets[1].text.is_empty());
         assert_eq!(
             (
                 files[1].snippets[0].start_line,
@@ -341,6 +418,80 @@ mod tests {
             ),
             (5, 9)
         );
+    }
+
+    #[test]
+    fn the_budget_bounds_headers_reasons_and_handles_too() {
+        // 100 files with long reasons and one big snippet each, as at the maxima.
+        for budget in [100, 1_000, 6_000, 20_000] {
+            let mut files: Vec<File> = (0..100)
+                .map(|i| {
+                    let mut f = file(
+                        &format!("src/module_{i:03}/handler.py"),
+                        &[(1, 60, 3_000), (70, 80, 500)],
+                    );
+                    f.reasons = vec![
+                        "matches connection timeout error handling; defines what src/x.py uses"
+                            .repeat(8),
+                    ];
+                    f
+                })
+                .collect();
+            let (used, _) = pack(&mut files, budget);
+            let rendered: usize = files
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    tokens_of(&file_line(i + 1, f))
+                        + f.snippets
+                            .iter()
+                            .map(|sn| tokens_of(&snippet_lines(&f.path, sn)))
+                            .sum::<usize>()
+                })
+                .sum();
+            assert_eq!(used, rendered, "the count is what the text shows");
+            // Every file keeps its header line (reasons cut to 300 bytes) and
+            // a handle for each snippet left out: only those pass the budget.
+            let floor: usize = files
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    let handles = f.snippets.iter().map(|sn| {
+                        let handle = Snippet {
+                            text: String::new(),
+                            ..sn.clone()
+                        };
+                        tokens_of(&snippet_lines(&f.path, &handle))
+                    });
+                    tokens_of(&file_line(i + 1, f)) + handles.sum::<usize>()
+                })
+                .sum();
+            assert!(
+                used <= budget.max(floor),
+                "budget {budget}: {used} (floor {floor})"
+            );
+            assert!(floor < 12_000, "floor {floor}");
+            assert!(used < 25_000, "budget {budget}: {used} tokens");
+        }
+    }
+
+    #[test]
+    fn text_and_markdown_say_what_was_skipped() {
+        let engine = crate::engine::Engine::new(Default::default());
+        let mut out = engine
+            .retrieve(crate::tools::retrieve::RetrieveParams {
+                task: "fix the token expiry bug".into(),
+                root: Some(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc").into()),
+                ..Default::default()
+            })
+            .unwrap();
+        out.stats.skipped = Default::default();
+        assert!(!render_text(&out).contains("skipped:"));
+        out.stats.skipped.binary = 3;
+        out.stats.skipped.too_large = 1;
+        let line = "skipped: 3 binary, 1 too large\n";
+        assert!(render_text(&out).contains(line), "{}", render_text(&out));
+        assert!(render_markdown(&out, "t").contains(line));
     }
 
     #[test]

@@ -501,6 +501,7 @@ const STOPWORDS: &[&str] = &[
     "could",
     "currently",
     "def",
+    "defined",
     "description",
     "did",
     "do",
@@ -551,6 +552,7 @@ const STOPWORDS: &[&str] = &[
     "ie",
     "if",
     "impl",
+    "implemented",
     "import",
     "in",
     "instead",
@@ -565,6 +567,7 @@ const STOPWORDS: &[&str] = &[
     "like",
     "line",
     "lines",
+    "located",
     "look",
     "looks",
     "made",
@@ -771,9 +774,13 @@ impl TaskQuery {
                 // locate nothing, and counting them over a large tree cost
                 // a full scan per cycle (2 s on the Linux kernel).
                 if parts.len() > 1 && bonus >= 0.0 {
+                    // Two letters split off by case alone (`La`, `Te` of
+                    // `LaTeX`) are fragments, not words: parts of two
+                    // letters count only between underscores.
+                    let min = if id.contains('_') { 2 } else { 3 };
                     for p in parts {
                         let pl = p.to_ascii_lowercase();
-                        if p.len() >= 2 && !is_stopword(&pl) {
+                        if p.len() >= min && !is_stopword(&pl) {
                             let next = counts.len();
                             counts.entry(pl).or_insert((0.0, false, next)).0 += 1.0;
                         }
@@ -934,6 +941,28 @@ mod tests {
             let fast = ident_bytes(w) >> 24 & 0x80 != 0;
             assert_eq!(fast, CLASS[usize::from(b)] != 0, "byte {b:#x}");
         }
+    }
+
+    #[test]
+    fn filler_words_and_case_split_fragments_are_not_terms() {
+        let q = TaskQuery::new("where is the LaTeX printer for Integral implemented", &[]);
+        let terms: Vec<&str> = q.terms.iter().map(|t| t.text.as_str()).collect();
+        for t in ["latex", "printer", "integral"] {
+            assert!(terms.contains(&t), "{t}: {terms:?}");
+        }
+        for t in ["la", "te", "where", "implemented"] {
+            assert!(!terms.contains(&t), "{t}: {terms:?}");
+        }
+        let q = TaskQuery::new("where is url_for defined or located", &[]);
+        let terms: Vec<&str> = q.terms.iter().map(|t| t.text.as_str()).collect();
+        assert!(
+            terms.contains(&"url_for") && terms.contains(&"url"),
+            "{terms:?}"
+        );
+        assert!(
+            !terms.contains(&"defined") && !terms.contains(&"located"),
+            "{terms:?}"
+        );
     }
 
     #[test]

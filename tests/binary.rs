@@ -148,3 +148,132 @@ fn cli_errors_go_to_stderr_with_a_nonzero_exit() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// Raw JSON-RPC lines to `serve` on the fixture; the replies by id. Stdin is
+/// closed once every id in `expect` has its reply (or after a minute, so a
+/// request that gets no reply fails the test instead of hanging it).
+fn raw_replies(
+    lines: &[&[u8]],
+    expect: &[i64],
+) -> std::collections::HashMap<i64, serde_json::Value> {
+    use std::io::{BufRead, Write};
+    let mut child = Command::new(BIN)
+        .arg("serve")
+        .arg("--root")
+        .arg(fixture())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let init: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+    let initialized: &[u8] = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    for line in [init, initialized].iter().chain(lines) {
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+    }
+    stdin.flush().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let v: serde_json::Value = serde_json::from_str(&line).expect("stdout is JSON-RPC");
+            if tx.send(v).is_err() {
+                break;
+            }
+        }
+    });
+    let mut got = std::collections::HashMap::new();
+    while !expect.iter().all(|id| got.contains_key(id)) {
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(v) => {
+                if let Some(id) = v["id"].as_i64() {
+                    got.insert(id, v);
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    drop(stdin);
+    let _ = child.wait();
+    got
+}
+
+#[test]
+fn serve_answers_a_request_with_a_lone_surrogate_or_invalid_utf8() {
+    let got = raw_replies(
+        &[
+            br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"retrieve","arguments":{"task":"fix \ud83c bug"}}}"#,
+            b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"retrieve\",\"arguments\":{\"task\":\"fix \xff bug\"}}}",
+            br#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#,
+        ],
+        &[2, 3, 4],
+    );
+    let message = |id: i64| {
+        let r = got
+            .get(&id)
+            .unwrap_or_else(|| panic!("no reply to request {id}: {got:?}"));
+        assert_eq!(r["error"]["code"], -32700, "{r}");
+        r["error"]["message"].as_str().unwrap().to_string()
+    };
+    assert!(message(2).contains("lone UTF-16 surrogate escape \\ud83c"));
+    assert!(message(3).contains("not valid UTF-8 (byte 0xff"));
+    assert!(
+        got[&4]["result"].is_object(),
+        "the server goes on answering"
+    );
+}
+
+#[test]
+fn serve_answers_tools_call_without_a_name_with_invalid_params() {
+    let got = raw_replies(
+        &[br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{"task":"x"}}}"#],
+        &[2],
+    );
+    let r = &got[&2];
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(r["error"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("missing tool name"));
+}
+
+#[test]
+fn cli_takes_a_task_that_starts_with_a_dash_before_or_after_the_options() {
+    for args in [
+        vec![
+            "retrieve",
+            "--token-expiry is wrong",
+            "--root",
+            "ROOT",
+            "--format",
+            "json",
+        ],
+        vec![
+            "retrieve",
+            "--root",
+            "ROOT",
+            "--format",
+            "json",
+            "--",
+            "--token-expiry is wrong",
+        ],
+    ] {
+        let root = fixture();
+        let out = Command::new(BIN)
+            .args(args.iter().map(|a| {
+                if *a == "ROOT" {
+                    root.to_str().unwrap()
+                } else {
+                    a
+                }
+            }))
+            .output()
+            .unwrap();
+        assert_succeeded(&out);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["files"][0]["path"], "auth/token.py", "{args:?}");
+    }
+}

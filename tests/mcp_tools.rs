@@ -45,13 +45,18 @@ async fn retrieve_ranks_token_and_session_high_and_profile_low() {
 #[tokio::test]
 async fn retrieve_respects_the_token_budget() {
     let c = client(None).await;
-    let out = ok(
+    let r = call(
         &c,
         "retrieve",
-        json!({"task": "token expiry session refresh profile avatar", "root": fixture(), "budget_tokens": 100}),
+        json!({"task": "token expiry session refresh profile avatar", "root": fixture(), "budget_tokens": 600}),
     )
     .await;
-    assert!(out["tokens"].as_u64().unwrap() <= 100, "{}", out["tokens"]);
+    let out = r.structured_content.clone().unwrap();
+    // The budget covers the whole per-file text (headers, reasons, handles),
+    // and the text rendering adds only its summary lines and gaps to it.
+    assert!(out["tokens"].as_u64().unwrap() <= 600, "{}", out["tokens"]);
+    let text_tokens = text(&r).len().div_ceil(4);
+    assert!(text_tokens <= 600 + 150, "{text_tokens} tokens of text");
     let dropped = out["dropped"].as_array().unwrap();
     assert!(!dropped.is_empty(), "something had to be left out");
     assert!(
@@ -310,5 +315,160 @@ async fn tools_are_read_only_with_output_schemas_and_the_prompt_exists() {
         body.contains("fix the token expiry bug") && body.contains("3 cycles"),
         "{body}"
     );
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_wrong_type_names_the_field_its_type_and_range() {
+    let c = client(None).await;
+    let root = fixture();
+    let cases = [
+        (json!({"task": "x", "root": root, "limit": "5"}), "`limit` must be a whole number from 1 to 100 (or null for the default), not the string \"5\""),
+        (json!({"task": 42, "root": root}), "`task` must be a string, not the number 42"),
+        (json!({"task": "x", "root": root, "max_cycles": -1}), "`max_cycles` must be a whole number from 1 to 10"),
+        (json!({"task": "x", "root": root, "limit": 2.5}), "not the fraction 2.5"),
+    ];
+    for (args, expected) in cases {
+        let msg = err(&c, "retrieve", args.clone()).await;
+        assert!(msg.contains(expected), "{args}: {msg}");
+    }
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn step_wise_errors_name_the_missing_step_keep_settings_and_clip_echoes() {
+    let c = client(None).await;
+    let d = ok(
+        &c,
+        "dispatch",
+        json!({"task": "token expiry", "root": fixture()}),
+    )
+    .await;
+    let sid = d["session_id"].as_str().unwrap();
+    // D15: refine before evaluate names `evaluate`, the step actually missing.
+    let msg = err(&c, "refine", json!({"session_id": sid})).await;
+    assert!(
+        msg.contains("call `evaluate` with this session_id first"),
+        "{msg}"
+    );
+    // D16: settings fixed at the start are refused when continuing with other values.
+    for (field, value) in [
+        ("budget_tokens", json!(5)),
+        ("high_threshold", json!(7.0)),
+        ("min_high", json!(0)),
+        ("max_cycles", json!(9)),
+    ] {
+        let msg = err(&c, "dispatch", json!({"session_id": sid, field: value})).await;
+        assert!(
+            msg.contains(&format!("was started with {field}")),
+            "{field}: {msg}"
+        );
+    }
+    ok(
+        &c,
+        "dispatch",
+        json!({"session_id": sid, "budget_tokens": 6000, "min_high": 3}),
+    )
+    .await;
+    // D17: a 1 MB task is not echoed back whole.
+    let big = "token ".repeat(200_000);
+    let msg = err(&c, "dispatch", json!({"session_id": sid, "task": big})).await;
+    assert!(
+        msg.len() < 1_000 && msg.contains("bytes in all"),
+        "{} bytes",
+        msg.len()
+    );
+    c.cancel().await.unwrap();
+}
+
+/// A tree where every file matches the task many times, with long paths:
+/// answers at the maxima fill every budget.
+fn matching_tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..150 {
+        let sub = dir
+            .path()
+            .join(format!("src/network/connection_handling/module_{i:03}"));
+        std::fs::create_dir_all(&sub).unwrap();
+        let mut text = String::new();
+        for j in 0..12 {
+            text.push_str(&format!(
+                "def handle_connection_timeout_error_{j}(conn, timeout):\n    \"\"\"Error handling when the connection times out.\"\"\"\n"
+            ));
+            for k in 0..25 {
+                text.push_str(&format!("    if conn.timed_out({k}): raise ConnectionTimeoutError(\"connection times out {k}\")\n"));
+            }
+        }
+        std::fs::write(sub.join(format!("timeout_errors_{i}.py")), text).unwrap();
+    }
+    dir
+}
+
+#[tokio::test]
+async fn at_the_maxima_the_text_fits_the_clients_cap_and_content_chooses_what_is_sent() {
+    let tree = matching_tree();
+    let c = client(None).await;
+    let task = "error handling when the connection times out";
+    let mut sizes = Vec::new();
+    for (limit, budget) in [(100, 20_000), (100, 100), (10, 20_000), (100, 6_000)] {
+        let r = call(
+            &c,
+            "retrieve",
+            json!({"task": task, "root": tree.path(), "limit": limit, "budget_tokens": budget}),
+        )
+        .await;
+        assert_ne!(r.is_error, Some(true), "{}", text(&r));
+        let text_tokens = text(&r).len().div_ceil(4);
+        let structured = serde_json::to_string(r.structured_content.as_ref().unwrap()).unwrap();
+        assert!(
+            text_tokens < 25_000,
+            "limit {limit} budget {budget}: {text_tokens} tokens of text"
+        );
+        // README: structuredContent is at most 200 KB (50k tokens).
+        assert!(
+            structured.len() < 200_000,
+            "limit {limit} budget {budget}: {} bytes",
+            structured.len()
+        );
+        sizes.push((limit, budget, text_tokens, structured.len()));
+    }
+    eprintln!("(limit, budget, text tokens, structured bytes): {sizes:?}");
+    let args = |content: &str| json!({"task": task, "root": tree.path(), "limit": 100, "budget_tokens": 20_000, "content": content});
+    let both = call(&c, "retrieve", args("both")).await;
+    let only_text = call(&c, "retrieve", args("text")).await;
+    let only_structured = call(&c, "retrieve", args("structured")).await;
+    // The same text (past the summary line, which has the elapsed time).
+    let body = |r: &rmcp::model::CallToolResult| text(r).split_once('\n').unwrap().1.to_string();
+    assert!(
+        body(&only_text) == body(&both),
+        "text mode sends the same text rendering"
+    );
+    let snippet_text = |r: &rmcp::model::CallToolResult| {
+        r.structured_content.as_ref().unwrap()["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|f| f["snippets"].as_array().unwrap().iter())
+            .map(|s| s["text"].as_str().unwrap().len())
+            .sum::<usize>()
+    };
+    assert_eq!(
+        snippet_text(&only_text),
+        0,
+        "text mode: structured content has ranges only"
+    );
+    assert!(snippet_text(&only_structured) > 0);
+    let files =
+        |r: &rmcp::model::CallToolResult| r.structured_content.as_ref().unwrap()["files"].clone();
+    assert!(
+        files(&only_structured) == files(&both),
+        "structured mode sends the full files"
+    );
+    assert!(
+        text(&only_structured).lines().count() == 1
+            && text(&only_structured).contains("structuredContent")
+    );
+    let e = err(&c, "retrieve", args("html")).await;
+    assert!(e.contains("`content` must be"), "{e}");
     c.cancel().await.unwrap();
 }

@@ -2,7 +2,11 @@
 //! blocking thread (walking and parsing are CPU work) and returns
 //! `structuredContent` plus a compact text rendering. Logs go to stderr only.
 
+mod args;
 mod prompt;
+mod transport;
+
+pub use transport::LineTransport;
 
 use crate::engine::{Engine, EngineOptions};
 use crate::error::Error;
@@ -13,14 +17,15 @@ use crate::tools::evaluate::EvaluateParams;
 use crate::tools::refine::RefineParams;
 use crate::tools::retrieve::RetrieveParams;
 use crate::types::{DispatchOutput, EvaluateOutput, RefineOutput, RetrieveOutput};
-use rmcp::handler::server::common::schema_for_output;
+use rmcp::handler::server::common::{schema_for_input, schema_for_output};
 use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, ProgressNotificationParam, RequestMetaObject,
-    ServerCapabilities, ServerConfig,
+    CallToolResult, ContentBlock, CustomRequest, CustomResult, ErrorData, Implementation,
+    JsonObject, ProgressNotificationParam, RequestMetaObject, ServerCapabilities, ServerConfig,
 };
+use rmcp::service::RequestContext;
 use rmcp::{prompt_handler, tool, tool_handler, tool_router, ServerHandler, ServiceExt};
 use rmcp::{Peer, RoleServer};
 use serde::Serialize;
@@ -35,6 +40,53 @@ error messages and paths verbatim). For step-wise control, `dispatch` starts a s
 takes your own 0-1 judgments of the candidates and names missing context (gaps), `refine` builds the \
 next query; stop after 3 cycles or once 3+ files are high and no gap is critical. The prompt \
 `gather_context` spells out that protocol for sub-agents.";
+
+/// A tool's input schema, from its params type (the tools take raw arguments
+/// and check them with [`args::parse`], for errors that name the field).
+fn input_schema<T: schemars::JsonSchema + 'static>() -> std::sync::Arc<JsonObject> {
+    schema_for_input::<T>().unwrap_or_else(|e| panic!("invalid input schema: {e}"))
+}
+
+/// What a `retrieve` result carries (its `content` argument).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Content {
+    /// The text rendering and the full structured content (the default).
+    Both,
+    /// The text rendering; structured content without snippet text.
+    Text,
+    /// The full structured content; the text is one summary line.
+    Structured,
+}
+
+const CONTENT_DOC: &str = "What the result carries: \"both\" (default) the text rendering and the full structuredContent; \"text\" the text rendering, and structuredContent without snippet text (ranges only), for clients that show the model both; \"structured\" the full structuredContent and a one-line text.";
+
+/// `retrieve`'s input schema: its params plus `content`, which only the MCP
+/// tool has (it chooses what the result carries, not what is searched).
+fn retrieve_input_schema() -> std::sync::Arc<JsonObject> {
+    let mut schema = (*input_schema::<RetrieveParams>()).clone();
+    if let Some(props) = schema.get_mut("properties").and_then(|p| p.as_object_mut()) {
+        props.insert(
+            "content".into(),
+            serde_json::json!({"type": "string", "enum": ["both", "text", "structured"], "default": "both", "description": CONTENT_DOC}),
+        );
+    }
+    std::sync::Arc::new(schema)
+}
+
+fn take_content(args: &mut JsonObject) -> Result<Content, String> {
+    match args.remove("content") {
+        None | Some(serde_json::Value::Null) => Ok(Content::Both),
+        Some(v) => match v.as_str() {
+            Some("both") => Ok(Content::Both),
+            Some("text") => Ok(Content::Text),
+            Some("structured") => Ok(Content::Structured),
+            _ => Err(format!(
+                "`content` must be \"both\", \"text\" or \"structured\", not {}",
+                crate::error::clip(&v.to_string())
+            )),
+        },
+    }
+}
 
 #[derive(Clone)]
 pub struct CtxServer {
@@ -87,15 +139,25 @@ impl CtxServer {
     #[tool(
         description = "Find the files a coding task needs: runs dispatch → evaluate → refine (up to 3 cycles) and returns ranked files with 0-1 relevance, tiers, reasons, line-ranged snippets and open gaps. Use before grep when you don't know where to look.",
         annotations(read_only_hint = true, open_world_hint = false),
+        input_schema = retrieve_input_schema(),
         output_schema = schema_for_output::<RetrieveOutput>()
     )]
     async fn retrieve(
         &self,
-        Parameters(p): Parameters<RetrieveParams>,
+        Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
     ) -> CallToolResult {
+        let mut args = args;
+        let content = match take_content(&mut args) {
+            Ok(c) => c,
+            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
+        };
+        let p = match args::parse(args) {
+            Ok(p) => p,
+            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
+        };
         let engine = self.engine.clone();
         // Progress after each cycle, when the client asked for it (a progress
         // token in `_meta`); the engine runs on a blocking thread, so its
@@ -130,7 +192,27 @@ impl CtxServer {
             let _ = forward.await;
         }
         match r {
-            Ok(out) => result(&out, output::render_text(&out)),
+            Ok(mut out) => match content {
+                Content::Both => result(&out, output::render_text(&out)),
+                Content::Text => {
+                    let text = output::render_text(&out);
+                    for f in &mut out.files {
+                        for sn in &mut f.snippets {
+                            sn.text.clear();
+                        }
+                    }
+                    result(&out, text)
+                }
+                Content::Structured => {
+                    let line = format!(
+                        "ctxloop: {} files from {} (stop: {}); the answer, with snippets, is in structuredContent",
+                        out.files.len(),
+                        out.root.path,
+                        out.stop_reason.as_str()
+                    );
+                    result(&out, line)
+                }
+            },
             Err(e) => e,
         }
     }
@@ -138,13 +220,18 @@ impl CtxServer {
     #[tool(
         description = "Step 1 of the loop: start a session (give `task`) or run its next cycle (give `session_id`). Returns ranked candidate files with evidence. Then call `evaluate`.",
         annotations(read_only_hint = true, open_world_hint = false),
+        input_schema = input_schema::<DispatchParams>(),
         output_schema = schema_for_output::<DispatchOutput>()
     )]
     async fn dispatch(
         &self,
-        Parameters(p): Parameters<DispatchParams>,
+        Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
     ) -> CallToolResult {
+        let p = match args::parse(args) {
+            Ok(p) => p,
+            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
+        };
         let engine = self.engine.clone();
         let cancel = ct.clone();
         match run(ct, move || engine.dispatch_with(p, Some(cancel))).await {
@@ -174,13 +261,18 @@ impl CtxServer {
     #[tool(
         description = "Step 2: score the session's candidates 0-1 (your `judgments` override the server's), tier them, and name missing context as gaps. Returns `decision`: finalize or refine.",
         annotations(read_only_hint = true, open_world_hint = false),
+        input_schema = input_schema::<EvaluateParams>(),
         output_schema = schema_for_output::<EvaluateOutput>()
     )]
     async fn evaluate(
         &self,
-        Parameters(p): Parameters<EvaluateParams>,
+        Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
     ) -> CallToolResult {
+        let p = match args::parse(args) {
+            Ok(p) => p,
+            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
+        };
         let engine = self.engine.clone();
         match run(ct, move || engine.evaluate(p)).await {
             Ok(out) => {
@@ -214,13 +306,18 @@ impl CtxServer {
     #[tool(
         description = "Step 3: build the next query from the evaluation (gap symbols, high files' neighbourhood, excludes for low files, plus your additions) and say whether the loop is done. If not done, call `dispatch` with the session_id.",
         annotations(read_only_hint = true, open_world_hint = false),
+        input_schema = input_schema::<RefineParams>(),
         output_schema = schema_for_output::<RefineOutput>()
     )]
     async fn refine(
         &self,
-        Parameters(p): Parameters<RefineParams>,
+        Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
     ) -> CallToolResult {
+        let p = match args::parse(args) {
+            Ok(p) => p,
+            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
+        };
         let engine = self.engine.clone();
         match run(ct, move || engine.refine(p)).await {
             Ok(out) => {
@@ -255,6 +352,51 @@ impl ServerHandler for CtxServer {
         .with_server_info(Implementation::new("ctxloop", env!("CARGO_PKG_VERSION")))
         .with_instructions(INSTRUCTIONS)
     }
+
+    /// rmcp routes a standard method whose params it cannot decode (e.g.
+    /// `tools/call` without `name`) here, as if the method were unknown
+    /// (-32601). Such a request names a method that exists: answer -32602 with
+    /// what is wrong with its params.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let params = request.params.unwrap_or(serde_json::Value::Null);
+        let missing = |what: &str, names: &str| {
+            ErrorData::invalid_params(
+                format!(
+                    "missing {what} name: `{}` needs `params.name`, one of {names}",
+                    request.method
+                ),
+                None,
+            )
+        };
+        let has_name = params.get("name").is_some_and(|n| n.is_string());
+        match request.method.as_str() {
+            "tools/call" if !has_name => {
+                Err(missing("tool", "retrieve, dispatch, evaluate, refine"))
+            }
+            "prompts/get" if !has_name => Err(missing("prompt", "gather_context")),
+            "tools/call" | "prompts/get" | "tools/list" | "prompts/list" | "initialize"
+            | "ping" => Err(ErrorData::invalid_params(
+                format!(
+                    "invalid params for `{}`: {}",
+                    request.method,
+                    transport::quote(&params.to_string(), 200)
+                ),
+                None,
+            )),
+            _ => Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!(
+                    "method not found: {}",
+                    transport::quote(&request.method, 100)
+                ),
+                None,
+            )),
+        }
+    }
 }
 
 /// Serves MCP over stdin/stdout until stdin closes or Ctrl-C.
@@ -266,7 +408,8 @@ pub async fn serve_stdio(options: EngineOptions) -> anyhow::Result<()> {
     }
     let server = CtxServer::new(options);
     server.engine.deadline_ms(None)?;
-    let running = match server.serve(rmcp::transport::stdio()).await {
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let running = match server.serve(LineTransport::new(stdin, stdout)).await {
         Ok(running) => running,
         // The client went away before initializing (e.g. stdin at EOF): nothing to serve.
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(why)) => {

@@ -23,7 +23,7 @@ pub struct DispatchParams {
     /// Exclude globs or paths to add.
     #[serde(default)]
     pub excludes: Vec<String>,
-    /// When starting: maximum cycles, 1-10 (default 3).
+    /// When starting: maximum cycles, 1-10 (default 3). Fixed for the session: when continuing, omit it.
     #[serde(default)]
     #[schemars(range(min = 1, max = 10))]
     pub max_cycles: Option<usize>,
@@ -39,7 +39,7 @@ pub struct DispatchParams {
     #[serde(default)]
     #[schemars(range(min = 1, max = 100))]
     pub limit: Option<usize>,
-    /// When starting: token budget for snippets, 100-20000 (default 6000).
+    /// When starting: token budget of the text rendering (headers, snippets, handles), 100-20000 (default 6000). Fixed for the session.
     #[serde(default)]
     #[schemars(range(min = 100, max = 20000))]
     pub budget_tokens: Option<usize>,

@@ -37,7 +37,8 @@ pub struct RetrieveParams {
     #[serde(default)]
     #[schemars(range(min = 1, max = 100))]
     pub limit: Option<usize>,
-    /// Token budget for snippet text (tokens ~ bytes/4), 100-20000 (default 6000).
+    /// Token budget (tokens ~ bytes/4) of the per-file text: header lines, reasons,
+    /// snippets and handles, 100-20000 (default 6000).
     /// Snippets past it become `path:start-end` handles listed in `dropped`.
     #[serde(default)]
     #[schemars(range(min = 100, max = 20000))]
