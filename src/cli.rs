@@ -8,10 +8,24 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
 
+/// `ctxloop --version`: the crate version and the commit it was built from
+/// (short hash; `unknown` outside git without `CTXLOOP_BUILD_COMMIT`, see build.rs).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("CTXLOOP_COMMIT"),
+    ")"
+);
+
+const EXAMPLES: &str = "\
+Examples:
+  ctxloop retrieve \"why does token refresh fail after expiry\" --root .
+  claude mcp add ctxloop -- ctxloop serve --root .";
+
 /// Hands coding agents the right source files for a task: the iterative
 /// retrieval loop (dispatch → evaluate → refine) as an MCP stdio server and a CLI.
 #[derive(Debug, Parser)]
-#[command(name = "ctxloop", version, about, long_about = None)]
+#[command(name = "ctxloop", version = VERSION, about, long_about = None, after_help = EXAMPLES)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

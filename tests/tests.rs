@@ -16,3 +16,4 @@ mod odd_files;
 mod pinned;
 mod properties;
 mod tools_list;
+mod version;
