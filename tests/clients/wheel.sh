@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The PyPI channel: builds the `bindings = "bin"` wheel (pyproject.toml) with a
+# pinned maturin, installs it into a fresh venv and runs the `ctxloop` it puts
+# on that venv's PATH: `--version` and a `retrieve` on tests/fixtures/authsvc.
+#
+#   bash tests/clients/wheel.sh
+#
+# Everything goes under <target dir>/wheel/: maturin's venv (from PyPI, wheels
+# only), the built wheel in dist/, and the throwaway venv it is installed into.
+# maturin builds with cargo's release profile into the same target dir, so
+# after `cargo build --release` (tests/clients/run.sh) it compiles nothing
+# (about 1 s; about 1.5 min for the crate alone when run first).
+# Exits non-zero with a FAIL line on the first failing check.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+MATURIN_VERSION=1.16.0
+FIXTURE=tests/fixtures/authsvc
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+TARGET_DIR=$(cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+SCRATCH="$TARGET_DIR/wheel"
+mkdir -p "$SCRATCH"
+
+echo "--- maturin $MATURIN_VERSION into $SCRATCH/build-venv"
+[[ -x "$SCRATCH/build-venv/bin/python" ]] || python3 -m venv "$SCRATCH/build-venv"
+PIP_CACHE_DIR="$SCRATCH/pip-cache" "$SCRATCH/build-venv/bin/python" -m pip install --quiet \
+    --disable-pip-version-check --only-binary=:all: "maturin==$MATURIN_VERSION"
+
+echo "--- maturin build --release"
+rm -rf "$SCRATCH/dist"
+"$SCRATCH/build-venv/bin/maturin" build --release --out "$SCRATCH/dist"
+shopt -s nullglob
+wheels=("$SCRATCH"/dist/ctxloop-*.whl)
+[[ ${#wheels[@]} -eq 1 ]] || fail "expected one wheel in $SCRATCH/dist, found ${#wheels[@]}"
+echo "built $(basename "${wheels[0]}") ($(du -h "${wheels[0]}" | cut -f1))"
+
+echo "--- pip install the wheel into a fresh venv"
+rm -rf "$SCRATCH/venv"
+python3 -m venv "$SCRATCH/venv"
+# --no-index: the wheel has no dependencies, so nothing may come from PyPI.
+"$SCRATCH/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-index "${wheels[0]}"
+BIN="$SCRATCH/venv/bin/ctxloop"
+[[ -x "$BIN" ]] || fail "the wheel did not install a ctxloop executable into the venv's bin/"
+
+echo "--- ctxloop --version (from the wheel)"
+version=$("$BIN" --version)
+echo "$version"
+want="ctxloop $(cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["packages"][0]["version"])') (commit "
+[[ "$version" == "$want"* && "$version" != *"(commit unknown)" ]] ||
+    fail "the wheel's ctxloop --version printed '$version', expected '$want<short hash>)'"
+
+echo "--- ctxloop retrieve (from the wheel) on $FIXTURE"
+out="$SCRATCH/retrieve.json"
+rm -f "$out"
+"$BIN" retrieve "fix the token expiry bug" --root "$FIXTURE" --format json --out "$out"
+python3 - "$out" <<'PY' || fail "the wheel's retrieve did not rank auth/token.py first"
+import json, sys
+files = json.load(open(sys.argv[1]))["files"]
+print("top files:", [f["path"] for f in files[:3]])
+sys.exit(0 if files and files[0]["path"] == "auth/token.py" else 1)
+PY
+echo "ok: the wheel installs a working ctxloop"
