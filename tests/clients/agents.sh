@@ -3,14 +3,15 @@
 #
 #   bash tests/clients/agents.sh
 #
-# 1. installs the Claude Code CLI and the Codex CLI from npm, pinned below,
+# 1. installs the Claude Code, Codex and Gemini CLIs from npm, pinned below,
 #    into <target dir>/agents/npm (never globally), with HOME set to a
 #    throwaway <target dir>/agents/home (wiped on each run);
 # 2. puts the release binary on PATH as `ctxloop` (tests/clients/run.sh builds
 #    it), registers it with `claude mcp add ctxloop -- ctxloop serve --root .`
 #    and `codex mcp add ctxloop -- ctxloop serve --root .` in a scratch project;
 # 3. checks that `claude mcp list` reports it connected (it starts the server and
-#    runs the MCP handshake) and `codex mcp list --json` lists it enabled;
+#    runs the MCP handshake) and `codex mcp list --json` lists it enabled; the
+#    same for the Gemini CLI (`gemini mcp add`, `gemini mcp list`: connected);
 # 4. validates the Claude Code plugin (.claude-plugin/, agents/) with
 #    `claude plugin validate --strict`, installs it from this repository as a
 #    marketplace and checks that its MCP server is reported connected too.
@@ -23,6 +24,8 @@ REPO=$PWD
 # `npm view @anthropic-ai/claude-code version`, `npm view @openai/codex version`.
 CLAUDE_CODE_VERSION=2.1.332
 CODEX_VERSION=0.171.0
+# `npm view @google/gemini-cli version`.
+GEMINI_VERSION=0.61.0
 
 fail() {
     echo "FAIL: $*" >&2
@@ -42,16 +45,19 @@ export DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIA
 export PATH="$BIN_DIR:$PATH"
 CLAUDE="$SCRATCH/npm/node_modules/.bin/claude"
 CODEX="$SCRATCH/npm/node_modules/.bin/codex"
+GEMINI="$SCRATCH/npm/node_modules/.bin/gemini"
 
 installed() { [[ -x "$1" ]] && "$1" --version 2>/dev/null | grep -qF "$2"; }
-if ! installed "$CLAUDE" "$CLAUDE_CODE_VERSION" || ! installed "$CODEX" "$CODEX_VERSION"; then
-    echo "--- npm install @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION @openai/codex@$CODEX_VERSION into $SCRATCH/npm"
+if ! installed "$CLAUDE" "$CLAUDE_CODE_VERSION" || ! installed "$CODEX" "$CODEX_VERSION" ||
+    ! installed "$GEMINI" "$GEMINI_VERSION"; then
+    echo "--- npm install @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION @openai/codex@$CODEX_VERSION @google/gemini-cli@$GEMINI_VERSION into $SCRATCH/npm"
     (cd "$SCRATCH/npm" && npm install --no-save --no-package-lock --no-audit --no-fund \
-        --loglevel=error --no-update-notifier \
-        "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" >/dev/null)
+        --loglevel=error --no-update-notifier "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" \
+        "@openai/codex@$CODEX_VERSION" "@google/gemini-cli@$GEMINI_VERSION" >/dev/null)
 fi
 echo "claude: $("$CLAUDE" --version)"
 echo "codex:  $("$CODEX" --version 2>/dev/null)"
+echo "gemini: $("$GEMINI" --version)"
 echo "ctxloop on PATH: $(command -v ctxloop) ($(ctxloop --version))"
 
 cd "$SCRATCH/project"
@@ -75,6 +81,17 @@ ok = (s is not None and s["enabled"] and s["transport"]["command"] == "ctxloop"
       and s["transport"]["args"] == ["serve", "--root", "."])
 sys.exit(0 if ok else 1)' || fail "codex mcp list does not list ctxloop enabled with serve --root ."
 
+echo "--- gemini mcp add ctxloop ctxloop serve --root ."
+"$GEMINI" mcp add ctxloop ctxloop serve --root .
+# Gemini CLI disables every MCP server in a folder the user has not trusted
+# (asked interactively); trustedFolders.json is where that answer is kept.
+mkdir -p "$HOME/.gemini"
+printf '{"%s": "TRUST_FOLDER"}\n' "$PWD" >"$HOME/.gemini/trustedFolders.json"
+list=$("$GEMINI" mcp list 2>&1) || fail "gemini mcp list exited non-zero: $list"
+echo "$list"
+grep -E 'ctxloop: ctxloop serve --root \. \(stdio\) - Connected' <<<"$list" >/dev/null ||
+    fail "gemini mcp list does not report ctxloop connected"
+
 echo "--- claude plugin validate --strict (the repository as a plugin and a marketplace)"
 "$CLAUDE" plugin validate --strict "$REPO" || fail "claude plugin validate --strict rejects the plugin"
 "$CLAUDE" plugin validate --strict "$REPO/.claude-plugin/marketplace.json" ||
@@ -90,4 +107,4 @@ list=$("$CLAUDE" mcp list 2>&1) || fail "claude mcp list exited non-zero: $list"
 echo "$list"
 grep -E '^plugin:ctxloop:ctxloop: ctxloop serve --root .* - .*Connected' <<<"$list" >/dev/null ||
     fail "claude mcp list does not report the plugin's ctxloop server connected"
-echo "ok: Claude Code and Codex register ctxloop, and the plugin installs and connects"
+echo "ok: Claude Code, Codex and Gemini CLI register ctxloop, and the plugin installs and connects"
