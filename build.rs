@@ -30,7 +30,12 @@ fn from_env() -> Option<String> {
 }
 
 fn git(dir: &Path, args: &[&str]) -> Option<String> {
-    let out = Command::new("git").arg("-C").arg(dir).args(args).output().ok()?;
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .ok()?;
     if !out.status.success() {
         return None;
     }
@@ -86,6 +91,9 @@ fn from_vcs_info(dir: &Path) -> Option<String> {
     // build script for one field.
     let rest = &text[text.find("\"sha1\"")? + 6..];
     let start = rest.find('"')? + 1;
-    let sha: String = rest[start..].chars().take_while(char::is_ascii_hexdigit).collect();
+    let sha: String = rest[start..]
+        .chars()
+        .take_while(char::is_ascii_hexdigit)
+        .collect();
     (sha.len() >= 7).then(|| sha[..7].to_string())
 }

@@ -45,6 +45,9 @@ fn help_ends_with_two_examples() {
         .unwrap_or_else(|| panic!("no Examples section at the end of --help:\n{help}"));
     let lines: Vec<&str> = examples.lines().filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(lines.len(), 2, "{examples}");
-    assert!(lines[0].trim().starts_with("ctxloop retrieve "), "{examples}");
+    assert!(
+        lines[0].trim().starts_with("ctxloop retrieve "),
+        "{examples}"
+    );
     assert!(lines[1].contains("ctxloop serve --root ."), "{examples}");
 }
