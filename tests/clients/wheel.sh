@@ -5,8 +5,10 @@
 #
 #   bash tests/clients/wheel.sh
 #
-# Everything goes under <target dir>/wheel/: maturin's venv (from PyPI, wheels
-# only), the built wheel in dist/, and the throwaway venv it is installed into.
+# Everything goes under <target dir>/wheel/: maturin's and uv's venv (from PyPI,
+# wheels only), the built wheel in dist/, the throwaway venv it is installed
+# into, and uv's cache. Last, `uvx --offline --from <wheel> ctxloop serve`
+# answers an MCP initialize.
 # maturin builds with cargo's release profile into the same target dir, so
 # after `cargo build --release` (tests/clients/run.sh) it compiles nothing
 # (about 1 s; about 1.5 min for the crate alone when run first).
@@ -15,6 +17,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 MATURIN_VERSION=1.16.0
+UV_VERSION=0.13.9
 FIXTURE=tests/fixtures/authsvc
 
 fail() {
@@ -30,7 +33,7 @@ mkdir -p "$SCRATCH"
 echo "--- maturin $MATURIN_VERSION into $SCRATCH/build-venv"
 [[ -x "$SCRATCH/build-venv/bin/python" ]] || python3 -m venv "$SCRATCH/build-venv"
 PIP_CACHE_DIR="$SCRATCH/pip-cache" "$SCRATCH/build-venv/bin/python" -m pip install --quiet \
-    --disable-pip-version-check --only-binary=:all: "maturin==$MATURIN_VERSION"
+    --disable-pip-version-check --only-binary=:all: "maturin==$MATURIN_VERSION" "uv==$UV_VERSION"
 
 echo "--- maturin build --release"
 rm -rf "$SCRATCH/dist"
@@ -66,4 +69,14 @@ files = json.load(open(sys.argv[1]))["files"]
 print("top files:", [f["path"] for f in files[:3]])
 sys.exit(0 if files and files[0]["path"] == "auth/token.py" else 1)
 PY
+echo "--- uvx --from <wheel> ctxloop serve (offline; the README's uvx line, from the local wheel)"
+# uv's cache, tool dirs and Python discovery stay under the scratch dir.
+export UV_CACHE_DIR="$SCRATCH/uv-cache" UV_TOOL_DIR="$SCRATCH/uv-tools" UV_NO_CONFIG=1
+uvx=("$SCRATCH/build-venv/bin/uvx" --offline --python "$SCRATCH/venv/bin/python" --from "${wheels[0]}")
+"${uvx[@]}" ctxloop --version | grep -qF "$version" || fail "uvx --from the wheel: ctxloop --version differs"
+# `serve` answers an MCP initialize on stdin and exits when stdin closes.
+init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"wheel.sh","version":"0"}}}'
+reply=$(printf '%s\n' "$init" | "${uvx[@]}" ctxloop serve --root "$FIXTURE")
+grep -q '"serverInfo":{[^}]*"name":"ctxloop"' <<<"$reply" || fail "uvx ctxloop serve did not answer initialize: $reply"
+echo "uvx ctxloop serve answered initialize"
 echo "ok: the wheel installs a working ctxloop"
