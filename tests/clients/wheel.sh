@@ -11,7 +11,9 @@
 # answers an MCP initialize.
 # maturin builds with cargo's release profile into the same target dir, so
 # after `cargo build --release` (tests/clients/run.sh) it compiles nothing
-# (about 1 s; about 1.5 min for the crate alone when run first).
+# (about 1 s; about 1.5 min for the crate alone when run first). No --strip
+# here: stripping makes maturin build the crate again (~55 s); the release
+# workflow strips.
 # Exits non-zero with a FAIL line on the first failing check.
 set -euo pipefail
 
