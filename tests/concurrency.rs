@@ -220,3 +220,64 @@ async fn progress_is_notified_per_cycle_when_the_client_asks() {
         notes[0].message
     );
 }
+
+/// A loop that stops before `max_cycles` (here `sufficient` after one cycle)
+/// still ends its progress at `total`, so a client's progress bar completes.
+#[tokio::test]
+async fn progress_reaches_total_when_the_loop_stops_early() {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let server = CtxServer::new(EngineOptions {
+        root: Some(crate::common::fixture()),
+        ..Default::default()
+    });
+    tokio::spawn(async move {
+        let running = server.serve(server_io).await.expect("server starts");
+        let _ = running.waiting().await;
+    });
+    let seen = Progress::default();
+    let client = seen
+        .clone()
+        .serve(client_io)
+        .await
+        .expect("client connects");
+    let mut meta = RequestMetaObject::default();
+    meta.set_progress_token(ProgressToken(NumberOrString::Number(1)));
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(
+        CallToolRequestParams::new("retrieve").with_arguments(
+            json!({"task": "fix the token expiry bug", "max_cycles": 3, "min_high": 1})
+                .as_object()
+                .unwrap()
+                .clone(),
+        ),
+    ));
+    let mut options = PeerRequestOptions::no_options();
+    options.meta = Some(meta);
+    let handle = client
+        .peer()
+        .send_request_with_option(request, options)
+        .await
+        .expect("request sent");
+    let ServerResult::CallToolResult(r) = handle.await_response().await.expect("answered") else {
+        panic!("not a tools/call result")
+    };
+    assert_ne!(r.is_error, Some(true), "{}", text(&r));
+    let out = r.structured_content.expect("structured result");
+    assert_eq!(out["stop_reason"], "sufficient", "{out}");
+    assert_eq!(out["cycles"].as_array().unwrap().len(), 1, "{out}");
+    for _ in 0..100 {
+        if seen.0.lock().unwrap().iter().any(|n| n.progress == 3.0) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let notes = seen.0.lock().unwrap().clone();
+    let progress: Vec<f64> = notes.iter().map(|n| n.progress).collect();
+    assert_eq!(progress, [1.0, 3.0], "{notes:?}");
+    let last = notes.last().unwrap();
+    assert_eq!(last.total, Some(3.0));
+    assert!(
+        last.message.as_deref().unwrap_or("").contains("sufficient"),
+        "{:?}",
+        last.message
+    );
+}

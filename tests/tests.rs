@@ -17,3 +17,4 @@ mod odd_files;
 mod pinned;
 mod properties;
 mod tools_list;
+mod version;

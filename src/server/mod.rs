@@ -154,7 +154,7 @@ impl CtxServer {
             Ok(c) => c,
             Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
         };
-        let p = match args::parse(args) {
+        let p: RetrieveParams = match args::parse(args) {
             Ok(p) => p,
             Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
         };
@@ -162,10 +162,20 @@ impl CtxServer {
         // Progress after each cycle, when the client asked for it (a progress
         // token in `_meta`); the engine runs on a blocking thread, so its
         // reports cross a channel to an async task that notifies the client.
+        let max_cycles = p.max_cycles.unwrap_or(crate::engine::DEFAULT_MAX_CYCLES);
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize, String)>();
+        // The closing notification's sender: a loop that stops early
+        // (sufficient, converged, ...) still ends its progress at `total`.
+        let done_tx = tx.clone();
         let forward = meta.get_progress_token().map(|token| {
             tokio::spawn(async move {
+                // Progress must increase from one notification to the next.
+                let mut last = 0;
                 while let Some((done, total, message)) = rx.recv().await {
+                    if done <= last {
+                        continue;
+                    }
+                    last = done;
                     let note = ProgressNotificationParam::new(token.clone(), done as f64)
                         .with_total(total as f64)
                         .with_message(message);
@@ -187,6 +197,18 @@ impl CtxServer {
             )
         })
         .await;
+        if let Ok(out) = &r {
+            let _ = done_tx.send((
+                max_cycles,
+                max_cycles,
+                format!(
+                    "done after {} of {max_cycles} cycles: {}",
+                    out.cycles.len(),
+                    out.stop_reason.as_str()
+                ),
+            ));
+        }
+        drop(done_tx);
         if let Some(forward) = forward {
             // Every progress notification goes out before the result.
             let _ = forward.await;
