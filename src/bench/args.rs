@@ -77,7 +77,12 @@ pub struct BenchArgs {
     #[arg(long, value_name = "NAME:K=V,...")]
     pub weights: Vec<String>,
 
-    /// Skip the BM25 baseline (for quick comparisons of engine variants only).
+    /// Delete each tree this run extracted once its tasks are done (trees
+    /// already in the cache are kept), to bound the disk a large set needs.
+    #[arg(long = "remove-trees")]
+    pub remove_trees: bool,
+
+    /// Skip the BM25 baselines (both rows; for quick comparisons of engine variants only).
     #[arg(long)]
     pub no_bm25: bool,
 
@@ -147,5 +152,4 @@ mod tests {
         assert!("psf/requests=".parse::<RepoSpec>().is_err());
         assert!("a/b/c=/m".parse::<RepoSpec>().is_err());
     }
-
 }

@@ -1,5 +1,6 @@
 //! The plain whole-file BM25 baseline.
 
+use super::source::is_source_path;
 use super::tasks::normalize_path;
 use bm25::{Embedder, EmbedderBuilder, Embedding, Scorer, Tokenizer};
 use std::collections::HashSet;
@@ -31,6 +32,30 @@ pub(super) const BINARY_PROBE_BYTES: usize = 8 << 10;
 pub(super) const BM25_K1: f32 = 1.2;
 pub(super) const BM25_B: f32 = 0.75;
 
+/// Which files a BM25 index ranks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Bm25Files {
+    /// Every text file (with extensions given, only files with one of them).
+    All { extensions: Vec<String> },
+    /// Non-test source files only ([`is_source_path`]).
+    Source,
+}
+
+impl Bm25Files {
+    fn keeps(&self, rel: &str) -> bool {
+        match self {
+            Bm25Files::All { extensions } => {
+                let ext = Path::new(rel)
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .unwrap_or("");
+                extensions.is_empty() || extensions.iter().any(|e| e.trim_start_matches('.') == ext)
+            }
+            Bm25Files::Source => is_source_path(rel),
+        }
+    }
+}
+
 /// Whole-file BM25 over one tree, built with the `bm25` crate (`Embedder` for
 /// the term weights, `Scorer` for IDF and ranking), k1 = 1.2, b = 0.75,
 /// [`PlainTokenizer`], query = the problem statement (repeated query terms count
@@ -46,8 +71,8 @@ impl Bm25Index {
     /// Indexes the files the `ignore` walker yields under `root`: `.gitignore`
     /// and `.ignore` of the tree honoured (without needing a `.git`), hidden
     /// files skipped, binary files and files over 1 MiB skipped.
-    /// With `extensions` non-empty, only files with one of them are indexed.
-    pub(super) fn build(root: &Path, extensions: &[String]) -> Self {
+    /// Only files `files` keeps are indexed.
+    pub(super) fn build(root: &Path, files: &Bm25Files) -> Self {
         let mut docs: Vec<(String, String)> = Vec::new();
         let walker = ignore::WalkBuilder::new(root)
             .hidden(true)
@@ -65,14 +90,11 @@ impl Bm25Index {
             if !entry.file_type().is_some_and(|t| t.is_file()) {
                 continue;
             }
-            let ext = entry
-                .path()
-                .extension()
-                .and_then(|e| e.to_str())
-                .unwrap_or("");
-            if !extensions.is_empty()
-                && !extensions.iter().any(|e| e.trim_start_matches('.') == ext)
-            {
+            let Ok(rel) = entry.path().strip_prefix(root) else {
+                continue;
+            };
+            let rel = normalize_path(&rel.to_string_lossy());
+            if !files.keeps(&rel) {
                 continue;
             }
             if entry.metadata().map_or(true, |m| m.len() > MAX_FILE_BYTES) {
@@ -84,10 +106,6 @@ impl Bm25Index {
             if bytes[..bytes.len().min(BINARY_PROBE_BYTES)].contains(&0) {
                 continue;
             }
-            let Ok(rel) = entry.path().strip_prefix(root) else {
-                continue;
-            };
-            let rel = normalize_path(&rel.to_string_lossy());
             docs.push((rel, String::from_utf8_lossy(&bytes).into_owned()));
         }
         docs.sort_by(|a, b| a.0.cmp(&b.0));
@@ -184,12 +202,41 @@ mod tests {
         std::fs::write(root.join(".hidden.py"), "refresh_token expiry").unwrap();
         std::fs::write(root.join(".gitignore"), "ignored.py\n").unwrap();
         std::fs::write(root.join("ignored.py"), "refresh_token expiry").unwrap();
-        let index = Bm25Index::build(root, &[]);
-        assert_eq!(Bm25Index::build(root, &["md".to_string()]).len(), 0);
+        let all = |extensions: &[&str]| Bm25Files::All {
+            extensions: paths(extensions),
+        };
+        let index = Bm25Index::build(root, &all(&[]));
+        assert_eq!(Bm25Index::build(root, &all(&["md"])).len(), 0);
         assert_eq!(index.paths, paths(&["src/other.py", "src/token.py"]));
         assert_eq!(
             index.search("The refresh_token expiry is wrong", 10),
             paths(&["src/token.py"])
+        );
+    }
+
+    #[test]
+    fn source_only_bm25_ranks_no_test_or_doc_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for (path, text) in [
+            ("pkg/token.py", "def refresh_token(expiry): pass"),
+            (
+                "tests/test_token.py",
+                "refresh_token expiry refresh_token expiry",
+            ),
+            ("docs/token.md", "refresh_token expiry refresh_token expiry"),
+            ("pkg/token_test.go", "refresh_token expiry"),
+        ] {
+            std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+            std::fs::write(root.join(path), text).unwrap();
+        }
+        let all = Bm25Index::build(root, &Bm25Files::All { extensions: vec![] });
+        assert_eq!(all.len(), 4);
+        let src = Bm25Index::build(root, &Bm25Files::Source);
+        assert_eq!(src.paths, paths(&["pkg/token.py"]));
+        assert_eq!(
+            src.search("refresh_token expiry", 10),
+            paths(&["pkg/token.py"])
         );
     }
 

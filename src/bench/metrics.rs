@@ -1,6 +1,7 @@
 //! Metric definitions (Acc@k, Recall@k, MRR) and their aggregation.
 
-use super::systems::SystemRun;
+use super::edits::EditLines;
+use super::systems::{AnswerScore, SystemRun};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -32,6 +33,32 @@ pub fn reciprocal_rank(ranks: &[Option<usize>]) -> f64 {
         .flatten()
         .min()
         .map_or(0.0, |&r| 1.0 / r as f64)
+}
+
+/// Returned snippet line ranges (1-based, inclusive) by file.
+pub(super) type SnippetSpans = BTreeMap<String, Vec<(usize, usize)>>;
+
+/// How many lines of the gold edit lie inside a returned snippet of the same file.
+pub(super) fn covered_lines(edit: &EditLines, spans: &SnippetSpans) -> usize {
+    edit.iter()
+        .map(|(file, lines)| {
+            let Some(ranges) = spans.get(file) else {
+                return 0;
+            };
+            lines
+                .iter()
+                .filter(|&&l| ranges.iter().any(|&(a, b)| a <= l && l <= b))
+                .count()
+        })
+        .sum()
+}
+
+/// Of the `high` files, how many are gold; and whether the best-ranked gold
+/// file of `top` is `high` (false when no gold file is ranked).
+pub(super) fn high_tier(top: &[String], high: &[String], gold: &[String]) -> (usize, bool) {
+    let high_gold = high.iter().filter(|h| gold.contains(h)).count();
+    let first_gold = top.iter().find(|p| gold.contains(p));
+    (high_gold, first_gold.is_some_and(|g| high.contains(g)))
 }
 
 /// Median (mean of the two middle values for an even count); 0 for no values.
@@ -75,6 +102,87 @@ pub(super) struct Summary {
     /// Mean cycles run (engine only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) mean_cycles: Option<f64>,
+    /// Tiers and snippets against the gold (engine only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) answer: Option<AnswerSummary>,
+}
+
+/// Aggregates of engine answers: tiers and snippets against the gold. Over
+/// the tasks whose engine call answered (failed calls are in `errors`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(super) struct AnswerSummary {
+    /// Tasks with an answer.
+    pub(super) tasks: usize,
+    /// `high` files over all answers, and the share of them that are gold
+    /// (pooled over tasks; `None` without any high file), in percent.
+    pub(super) high_files: usize,
+    pub(super) high_precision_pct: Option<f64>,
+    /// Share of tasks whose best-ranked gold file is `high`, in percent.
+    pub(super) first_gold_high_pct: f64,
+    /// Mean share of a task's gold files with a snippet in the answer, in percent.
+    pub(super) file_in_answer_pct: f64,
+    /// Tasks with a gold edit of at least one line.
+    pub(super) edit_tasks: usize,
+    /// Mean share of the gold edit's lines inside the returned snippets, in percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) edit_recall_pct: Option<f64>,
+    /// Mean tokens returned on those tasks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) edit_mean_tokens: Option<f64>,
+    /// Edit recall (a share, 0..1) per 1,000 tokens returned:
+    /// 1000 × mean edit recall / mean tokens, over the same tasks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) edit_recall_per_1k_tokens: Option<f64>,
+}
+
+impl AnswerSummary {
+    /// `None` when no run has an answer (BM25, or every call failed).
+    pub(super) fn of(runs: &[&SystemRun]) -> Option<AnswerSummary> {
+        let answered: Vec<(&SystemRun, &AnswerScore)> = runs
+            .iter()
+            .filter_map(|r| r.answer.as_ref().map(|a| (*r, a)))
+            .collect();
+        if answered.is_empty() {
+            return None;
+        }
+        let n = answered.len() as f64;
+        let high_files: usize = answered.iter().map(|(_, a)| a.high.len()).sum();
+        let high_gold: usize = answered.iter().map(|(_, a)| a.high_gold).sum();
+        let share = |num: usize, den: usize| num as f64 / den.max(1) as f64;
+        let edits: Vec<(f64, f64)> = answered
+            .iter()
+            .filter_map(|(r, a)| match (a.edit_lines, a.edit_covered) {
+                (Some(lines), Some(covered)) if lines > 0 => {
+                    Some((share(covered, lines), r.tokens.unwrap_or(0) as f64))
+                }
+                _ => None,
+            })
+            .collect();
+        let mean = |v: Vec<f64>| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+        let recall = mean(edits.iter().map(|e| e.0).collect());
+        let tokens = mean(edits.iter().map(|e| e.1).collect());
+        Some(AnswerSummary {
+            tasks: answered.len(),
+            high_files,
+            high_precision_pct: (high_files > 0).then(|| 100.0 * share(high_gold, high_files)),
+            first_gold_high_pct: 100.0
+                * answered.iter().filter(|(_, a)| a.first_gold_high).count() as f64
+                / n,
+            file_in_answer_pct: 100.0
+                * answered
+                    .iter()
+                    .map(|(r, a)| share(a.gold_in_answer, r.ranks.len()))
+                    .sum::<f64>()
+                / n,
+            edit_tasks: edits.len(),
+            edit_recall_pct: recall.map(|r| 100.0 * r),
+            edit_mean_tokens: tokens,
+            edit_recall_per_1k_tokens: match (recall, tokens) {
+                (Some(r), Some(t)) if t > 0.0 => Some(1000.0 * r / t),
+                _ => None,
+            },
+        })
+    }
 }
 
 impl Summary {
@@ -118,6 +226,7 @@ impl Summary {
                     .map(|c| c as f64)
                     .collect(),
             ),
+            answer: AnswerSummary::of(runs),
         }
     }
 }
@@ -187,6 +296,7 @@ mod tests {
             stop_reason: None,
             not_in_tree: Vec::new(),
             error: None,
+            answer: None,
         };
         let runs = [
             run(vec![Some(1)], 10.0),
@@ -215,5 +325,95 @@ mod tests {
         assert_eq!(percentile(&v, 100.0), 20.0);
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&[]), 0.0);
+    }
+
+    fn edit(v: &[(&str, &[usize])]) -> EditLines {
+        v.iter()
+            .map(|(f, l)| (f.to_string(), l.iter().copied().collect()))
+            .collect()
+    }
+
+    #[test]
+    fn edit_lines_count_only_inside_a_snippet_of_their_own_file() {
+        let gold = edit(&[("a.py", &[3, 10, 11, 30]), ("b.py", &[5])]);
+        let mut spans = SnippetSpans::new();
+        spans.insert("a.py".into(), vec![(1, 4), (9, 10)]);
+        spans.insert("c.py".into(), vec![(1, 100)]);
+        assert_eq!(covered_lines(&gold, &spans), 2);
+        spans.insert("b.py".into(), vec![(5, 5)]);
+        assert_eq!(covered_lines(&gold, &spans), 3);
+        assert_eq!(covered_lines(&gold, &SnippetSpans::new()), 0);
+    }
+
+    #[test]
+    fn high_tier_counts_gold_high_files_and_checks_the_first_gold_file() {
+        let top = paths(&["readme.md", "src/a.py", "src/b.py"]);
+        let gold = paths(&["src/b.py", "src/a.py"]);
+        assert_eq!(
+            high_tier(&top, &paths(&["readme.md", "src/b.py"]), &gold),
+            (1, false)
+        );
+        assert_eq!(high_tier(&top, &paths(&["src/a.py"]), &gold), (1, true));
+        assert_eq!(high_tier(&top, &[], &gold), (0, false));
+        assert_eq!(high_tier(&paths(&["x"]), &paths(&["x"]), &gold), (0, false));
+    }
+
+    #[test]
+    fn answer_summary_pools_high_precision_and_averages_edit_recall() {
+        let run = |gold: usize, answer: AnswerScore, tokens: usize| SystemRun {
+            ranks: vec![None; gold],
+            top: Vec::new(),
+            ms: 1.0,
+            engine_ms: None,
+            tokens: Some(tokens),
+            cycles: Some(1),
+            stop_reason: None,
+            not_in_tree: Vec::new(),
+            error: None,
+            answer: Some(answer),
+        };
+        let runs = [
+            run(
+                2,
+                AnswerScore {
+                    high: paths(&["a", "b", "c"]),
+                    high_gold: 1,
+                    first_gold_high: true,
+                    gold_in_answer: 1,
+                    edit_lines: Some(4),
+                    edit_covered: Some(1),
+                },
+                2000,
+            ),
+            run(
+                1,
+                AnswerScore {
+                    high: paths(&["d"]),
+                    high_gold: 1,
+                    first_gold_high: false,
+                    gold_in_answer: 1,
+                    edit_lines: Some(2),
+                    edit_covered: Some(2),
+                },
+                4000,
+            ),
+            // No gold edit: out of the edit figures, in the others.
+            run(1, AnswerScore::default(), 9000),
+        ];
+        let refs: Vec<&SystemRun> = runs.iter().collect();
+        let a = AnswerSummary::of(&refs).unwrap();
+        assert_eq!(a.tasks, 3);
+        assert_eq!(a.high_files, 4);
+        assert_eq!(a.high_precision_pct, Some(50.0));
+        assert!((a.first_gold_high_pct - 100.0 / 3.0).abs() < 1e-9);
+        assert!((a.file_in_answer_pct - 100.0 * (0.5 + 1.0 + 0.0) / 3.0).abs() < 1e-9);
+        assert_eq!(a.edit_tasks, 2);
+        assert_eq!(a.edit_recall_pct, Some(100.0 * (0.25 + 1.0) / 2.0));
+        assert_eq!(a.edit_mean_tokens, Some(3000.0));
+        assert!((a.edit_recall_per_1k_tokens.unwrap() - 1000.0 * 0.625 / 3000.0).abs() < 1e-12);
+        // BM25 rows have no answer.
+        let mut bm25 = runs[0].clone();
+        bm25.answer = None;
+        assert_eq!(AnswerSummary::of(&[&bm25]), None);
     }
 }

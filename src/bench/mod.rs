@@ -22,10 +22,13 @@
 
 mod args;
 mod bm25;
+mod edits;
 mod metrics;
 mod report;
 mod repos;
+mod results;
 mod run;
+mod source;
 mod systems;
 mod tasks;
 mod trees;

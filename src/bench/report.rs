@@ -2,7 +2,7 @@
 
 use super::args::BenchArgs;
 use super::metrics::{median, Summary};
-use super::run::{Cutoffs, Skipped, TaskResult, TreeInfo};
+use super::results::{Cutoffs, Skipped, TaskResult, TreeInfo};
 use super::systems::SystemRun;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,6 +16,8 @@ pub(super) struct ReportConfig {
     pub(super) depth: usize,
     pub(super) max_cycles: usize,
     pub(super) compare_cycles: bool,
+    /// An untimed call read each tree before the timed ones (`--warm`, or
+    /// more than one engine row).
     pub(super) warm: bool,
     pub(super) filter: Option<String>,
     pub(super) limit_tasks: Option<usize>,
@@ -31,6 +33,8 @@ pub(super) type SliceSummary = BTreeMap<String, Summary>;
 pub(super) struct Summaries {
     pub(super) overall: SliceSummary,
     pub(super) by_repo: BTreeMap<String, SliceSummary>,
+    /// Language group of each task ([`super::tasks::Task::language_group`]).
+    pub(super) by_language: BTreeMap<String, SliceSummary>,
     /// Keys `true`, `false`, `unknown` (the field is absent, e.g. the Rust set).
     pub(super) by_mentions_gold_file: BTreeMap<String, SliceSummary>,
 }
@@ -71,6 +75,7 @@ impl Report {
         args: &BenchArgs,
         cutoffs: &Cutoffs,
         systems: Vec<String>,
+        warm: bool,
         tasks: Vec<TaskResult>,
         trees: Vec<TreeInfo>,
         skipped: Vec<Skipped>,
@@ -89,6 +94,7 @@ impl Report {
                 .collect()
         };
         let repos: BTreeSet<&str> = tasks.iter().map(|t| t.repo.as_str()).collect();
+        let languages: BTreeSet<&str> = tasks.iter().map(|t| t.language.as_str()).collect();
         let mentions: BTreeSet<&str> = tasks
             .iter()
             .map(|t| mentions_key(t.mentions_gold_file))
@@ -98,6 +104,10 @@ impl Report {
             by_repo: repos
                 .iter()
                 .map(|&r| (r.to_string(), slice(&|t| t.repo == r)))
+                .collect(),
+            by_language: languages
+                .iter()
+                .map(|&l| (l.to_string(), slice(&|t| t.language == l)))
                 .collect(),
             by_mentions_gold_file: mentions
                 .iter()
@@ -116,7 +126,7 @@ impl Report {
                 depth: cutoffs.depth,
                 max_cycles: args.max_cycles,
                 compare_cycles: args.compare_cycles,
-                warm: args.warm,
+                warm,
                 filter: args.filter.clone(),
                 limit_tasks: args.limit_tasks,
                 bm25: BM25_DESCRIPTION,
@@ -163,6 +173,9 @@ impl Report {
         for (repo, s) in &self.summary.by_repo {
             add_slice(repo.clone(), s, &mut rows);
         }
+        for (language, s) in &self.summary.by_language {
+            add_slice(format!("lang={language}"), s, &mut rows);
+        }
         for (m, s) in &self.summary.by_mentions_gold_file {
             add_slice(format!("mentions={m}"), s, &mut rows);
         }
@@ -189,7 +202,7 @@ impl Report {
         let _ = writeln!(out, "Acc@k, R@k in %: all gold files in the top k / share of gold files in the top k; MRR over the top {}.", self.config.depth);
         let _ = writeln!(
             out,
-            "bm25: {BM25_DESCRIPTION}; files: {}.",
+            "bm25: {BM25_DESCRIPTION}; files: {}. bm25-src: the same over non-test source files only (the language table's extensions; no test, spec, docs, example, benchmark or vendored paths).",
             if self.config.bm25_ext.is_empty() {
                 "every text file".to_string()
             } else {
@@ -200,16 +213,9 @@ impl Report {
         let _ = writeln!(
             out,
             "Times: ctxloop = wall time of retrieve() ({}); bm25 = query only, its index build took median {} ms per tree.",
-            if self.config.warm { "warm: an untimed call read each tree first" } else { "a tree's first call reads it cold" },
+            if self.config.warm { "warm: an untimed call read each tree first, so every engine row is timed in the same cache state" } else { "a tree's first call reads it cold" },
             format_ms(median(&builds))
         );
-        if self.systems.len() > 2 && !self.config.warm {
-            let _ = writeln!(
-                out,
-                "{} runs after {} on the same tree, so its times are warm-cache.",
-                self.systems[1], self.systems[0]
-            );
-        }
         if let Some(line) = self.ratio_line() {
             let _ = writeln!(out, "{line}");
         }
@@ -218,6 +224,27 @@ impl Report {
             let _ = writeln!(
                 out,
                 "{errors} engine call(s) failed and count as misses (see the warnings on stderr)."
+            );
+        }
+        let absent: Vec<String> = self
+            .trees
+            .iter()
+            .filter(|t| !t.absent_files.is_empty())
+            .map(|t| {
+                format!(
+                    "{}@{}: {}",
+                    t.repo,
+                    &t.commit[..t.commit.len().min(10)],
+                    t.absent_files.join(", ")
+                )
+            })
+            .collect();
+        if !absent.is_empty() {
+            let _ = writeln!(
+                out,
+                "{} tree(s) extracted without files whose blob the repository lacks: {}",
+                absent.len(),
+                absent.join("; ")
             );
         }
         if !self.skipped.is_empty() {
@@ -234,15 +261,19 @@ impl Report {
         }
     }
 
-    /// `ctxloop/3c vs bm25: Acc@5 80.0 vs 51.0 (x1.57)`, at k=5 when measured.
+    /// `ctxloop/3c vs bm25-src: Acc@5 80.0 vs 51.0 (x1.57)`, at k=5 when
+    /// measured, against the stronger BM25 row at that k.
     pub(super) fn ratio_line(&self) -> Option<String> {
         let engine = self.summary.overall.get(self.systems.first()?)?;
-        let bm25 = self.summary.overall.get("bm25")?;
         let k = if engine.acc_pct.contains_key(&5) {
             5
         } else {
             *engine.acc_pct.keys().last()?
         };
+        let (name, bm25) = ["bm25", "bm25-src"]
+            .iter()
+            .filter_map(|n| Some((*n, self.summary.overall.get(*n)?)))
+            .max_by(|a, b| a.1.acc_pct[&k].total_cmp(&b.1.acc_pct[&k]))?;
         let (a, b) = (engine.acc_pct[&k], bm25.acc_pct[&k]);
         let ratio = if b > 0.0 {
             format!("x{:.2}", a / b)
@@ -250,9 +281,69 @@ impl Report {
             "bm25 found none".into()
         };
         Some(format!(
-            "{} vs bm25: Acc@{k} {a:.1} vs {b:.1} ({ratio}); MRR {:.3} vs {:.3}",
+            "{} vs {name} (the stronger BM25 at k={k}): Acc@{k} {a:.1} vs {b:.1} ({ratio}); MRR {:.3} vs {:.3}",
             self.systems[0], engine.mrr, bm25.mrr
         ))
+    }
+
+    /// Engine rows only: tiers against the gold (high-tier precision, first
+    /// gold file high) and the answer against the gold edit (edit recall at
+    /// the default budget, file-in-answer, tokens, edit recall per 1k tokens).
+    pub(super) fn answer_table(&self) -> String {
+        let header: Vec<String> = [
+            "slice",
+            "system",
+            "n",
+            "edit n",
+            "EditR%",
+            "FileInAns%",
+            "tokens",
+            "EditR/1k",
+            "high/task",
+            "HighPrec%",
+            "1stGoldHigh%",
+        ]
+        .map(String::from)
+        .to_vec();
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        let mut add_slice = |name: String, summaries: &SliceSummary| {
+            let mut first = true;
+            for system in &self.systems {
+                let Some(a) = summaries[system].answer.as_ref() else {
+                    continue;
+                };
+                let opt =
+                    |v: Option<f64>, prec: usize| v.map_or("-".into(), |v| format!("{v:.prec$}"));
+                rows.push(vec![
+                    if first { name.clone() } else { String::new() },
+                    system.clone(),
+                    a.tasks.to_string(),
+                    a.edit_tasks.to_string(),
+                    opt(a.edit_recall_pct, 1),
+                    format!("{:.1}", a.file_in_answer_pct),
+                    opt(a.edit_mean_tokens, 0),
+                    opt(a.edit_recall_per_1k_tokens, 3),
+                    format!("{:.2}", a.high_files as f64 / a.tasks.max(1) as f64),
+                    opt(a.high_precision_pct, 1),
+                    format!("{:.1}", a.first_gold_high_pct),
+                ]);
+                first = false;
+            }
+        };
+        add_slice("all".into(), &self.summary.overall);
+        for (language, s) in &self.summary.by_language {
+            add_slice(format!("lang={language}"), s);
+        }
+        for (m, s) in &self.summary.by_mentions_gold_file {
+            add_slice(format!("mentions={m}"), s);
+        }
+        if rows.is_empty() {
+            return String::new();
+        }
+        let mut out = String::from("\nThe answer (engine rows):\n");
+        out.push_str(&align(&header, &rows, 2));
+        out.push_str("EditR%: mean share of the gold edit's lines (git-history: old-side lines of base_commit..commit in the gold files; SWE-bench: the gold_functions' spans in the base tree) inside the returned snippets with text, over the `edit n` tasks that have one; tokens: mean returned on those tasks; EditR/1k: 1000 x mean edit recall (0..1) / mean tokens. FileInAns%: mean share of gold files with a snippet in the answer. HighPrec%: share of `high` files that are gold (pooled); 1stGoldHigh%: tasks whose best-ranked gold file is `high`.\n");
+        out
     }
 
     /// Per-task wall times (and first gold rank) of every system.

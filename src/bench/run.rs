@@ -1,93 +1,22 @@
 //! The run driver: one tree at a time, every system on each task.
 
 use super::args::BenchArgs;
-use super::bm25::Bm25Index;
+use super::bm25::{Bm25Files, Bm25Index};
+use super::edits::gold_edit;
 use super::report::Report;
 use super::repos::resolve_repos;
-use super::systems::{existing_files, run_bm25, run_engine, System, SystemRun};
+use super::results::{Cutoffs, Skipped, TaskResult, TreeInfo};
+use super::systems::{existing_files, run_bm25, run_engine, System};
 use super::tasks::{load_tasks, select_tasks, Task};
 use super::trees::Trees;
 use crate::engine::{Engine, EngineOptions};
 use crate::score::Weights;
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::io::Write as _;
+use std::collections::{BTreeMap, HashMap};
+use std::io::{IsTerminal, Write as _};
 use std::path::Path;
 use std::time::Instant;
-
-/// A task and every system's answer.
-#[derive(Debug, Serialize)]
-pub(super) struct TaskResult {
-    pub(super) instance_id: String,
-    pub(super) repo: String,
-    pub(super) base_commit: String,
-    pub(super) mentions_gold_file: Option<bool>,
-    pub(super) gold_files: Vec<String>,
-    /// Gold files that are not files of the tree (they count as misses).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub(super) gold_not_in_tree: Vec<String>,
-    /// By system: the rank of each gold file (`null` = not in the ranking).
-    pub(super) gold_ranks: BTreeMap<String, BTreeMap<String, Option<usize>>>,
-    pub(super) runs: BTreeMap<String, SystemRun>,
-}
-
-/// A tree used in the run.
-#[derive(Debug, Serialize)]
-pub(super) struct TreeInfo {
-    pub(super) repo: String,
-    pub(super) commit: String,
-    pub(super) path: String,
-    /// False when the tree came from the cache.
-    pub(super) extracted: bool,
-    pub(super) extract_ms: f64,
-    pub(super) bm25_files: usize,
-    pub(super) bm25_build_ms: f64,
-    /// With `--timing`: the tree's first task on a fresh engine (empty file
-    /// cache: cold in-process), in ms.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) cold_ms: Option<f64>,
-    /// With `--timing`: the same task again on that engine (tree unchanged: warm), in ms.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) warm_ms: Option<f64>,
-}
-
-#[derive(Debug, Serialize)]
-pub(super) struct Skipped {
-    pub(super) instance_id: String,
-    pub(super) reason: String,
-}
-
-/// Ranking depth and the cut-offs, validated.
-pub(super) struct Cutoffs {
-    pub(super) acc: Vec<usize>,
-    pub(super) recall: Vec<usize>,
-    pub(super) depth: usize,
-}
-
-impl Cutoffs {
-    pub(super) fn new(ks: &[usize]) -> Result<Self> {
-        if ks.contains(&0) || ks.is_empty() {
-            bail!("--k needs positive cut-offs, e.g. --k 1,3,5,10");
-        }
-        let acc: Vec<usize> = ks
-            .iter()
-            .copied()
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        let recall: Vec<usize> = acc
-            .iter()
-            .copied()
-            .chain([5, 10])
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        let depth = recall.last().copied().unwrap_or(10);
-        Ok(Cutoffs { acc, recall, depth })
-    }
-}
 
 /// Runs the benchmark described by `args` and prints the report on stdout.
 pub fn run(args: &BenchArgs) -> Result<()> {
@@ -107,7 +36,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let systems = systems_of(args)?;
     let mut driver = Driver::new(args, &cutoffs, &tasks, &systems);
     // One tree at a time (in order of first appearance), so each tree is
-    // extracted and indexed once and only one BM25 index is held in memory.
+    // extracted and indexed once and only its BM25 indexes are held in memory.
     for ((repo, commit), members) in &group_by_tree(&tasks) {
         driver.run_tree(&git_dirs[repo], repo, commit, members);
     }
@@ -122,13 +51,22 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let results: Vec<TaskResult> = results.into_iter().map(|(_, r)| r).collect();
 
     let labels: Vec<String> = systems.iter().map(System::label).collect();
-    let report = Report::new(args, &cutoffs, labels, results, tree_infos, skipped);
+    let report = Report::new(
+        args,
+        &cutoffs,
+        labels,
+        warms(args, &systems),
+        results,
+        tree_infos,
+        skipped,
+    );
     let mut stdout = std::io::stdout().lock();
     if args.json {
         serde_json::to_writer_pretty(&mut stdout, &report)?;
         writeln!(stdout)?;
     } else {
         stdout.write_all(report.table(&cutoffs).as_bytes())?;
+        stdout.write_all(report.answer_table().as_bytes())?;
         if args.timing {
             stdout.write_all(report.timing_table().as_bytes())?;
         }
@@ -162,6 +100,7 @@ fn systems_of(args: &BenchArgs) -> Result<Vec<System>> {
     }
     if !args.no_bm25 {
         systems.push(System::Bm25);
+        systems.push(System::Bm25Source);
     }
     Ok(systems)
 }
@@ -196,6 +135,10 @@ struct Driver<'a> {
     results: Vec<(usize, TaskResult)>,
     tree_infos: Vec<TreeInfo>,
     skipped: Vec<Skipped>,
+    /// Tasks done (run or skipped), for the progress lines.
+    done: usize,
+    started: Instant,
+    stderr_is_terminal: bool,
 }
 
 impl<'a> Driver<'a> {
@@ -226,6 +169,9 @@ impl<'a> Driver<'a> {
             results: Vec::new(),
             tree_infos: Vec::new(),
             skipped: Vec::new(),
+            done: 0,
+            started: Instant::now(),
+            stderr_is_terminal: std::io::stderr().is_terminal(),
         }
     }
 
@@ -239,7 +185,7 @@ impl<'a> Driver<'a> {
         self.progress
             .set_message(format!("extracting {repo}@{short}"));
         let start = Instant::now();
-        let (tree, extracted) = match self.trees.materialize(git_dir, repo, commit) {
+        let tree = match self.trees.materialize(git_dir, repo, commit) {
             Ok(t) => t,
             Err(e) => {
                 self.warn(format!(
@@ -251,37 +197,75 @@ impl<'a> Driver<'a> {
                         instance_id: self.tasks[i].instance_id.clone(),
                         reason: format!("{e:#}"),
                     });
-                    self.progress.inc(1);
+                    self.tick();
                 }
                 return;
             }
         };
+        if !tree.absent.is_empty() && tree.extracted {
+            self.warn(format!(
+                "{repo}@{short}: extracted without {} file(s) whose blob the repository lacks: {}",
+                tree.absent.len(),
+                tree.absent.join(", ")
+            ));
+        }
         let extract_ms = start.elapsed().as_secs_f64() * 1e3;
         self.progress
             .set_message(format!("indexing {repo}@{short} for BM25"));
         let start = Instant::now();
-        let index = Bm25Index::build(&tree, &self.args.bm25_ext);
+        let all = Bm25Index::build(
+            &tree.dir,
+            &Bm25Files::All {
+                extensions: self.args.bm25_ext.clone(),
+            },
+        );
+        let bm25_build_ms = start.elapsed().as_secs_f64() * 1e3;
+        let start = Instant::now();
+        let source = Bm25Index::build(&tree.dir, &Bm25Files::Source);
         self.tree_infos.push(TreeInfo {
             repo: repo.to_string(),
             commit: commit.to_string(),
-            path: tree.display().to_string(),
-            extracted,
+            path: tree.dir.display().to_string(),
+            extracted: tree.extracted,
             extract_ms,
-            bm25_files: index.len(),
-            bm25_build_ms: start.elapsed().as_secs_f64() * 1e3,
+            bm25_files: all.len(),
+            bm25_build_ms,
+            bm25_src_files: source.len(),
+            bm25_src_build_ms: start.elapsed().as_secs_f64() * 1e3,
+            absent_files: tree.absent.clone(),
             cold_ms: None,
             warm_ms: None,
         });
         if let Some(&first) = members.first() {
-            self.probe_and_warm(&tree, repo, short, first);
+            self.probe_and_warm(&tree.dir, repo, short, first);
         }
+        let ctx = TreeRun {
+            git_dir,
+            tree: &tree.dir,
+            short,
+            all: &all,
+            source: &source,
+        };
         for &i in members {
-            self.run_task(i, &tree, short, &index);
+            self.run_task(i, &ctx);
+        }
+        if self.args.remove_trees && tree.extracted {
+            if let Err(e) = std::fs::remove_dir_all(&tree.dir) {
+                self.warn(format!("cannot remove {}: {e}", tree.dir.display()));
+            }
         }
     }
 
-    /// With `--timing`, a cold and a warm call on a fresh engine; with
-    /// `--warm`, an untimed call on the run's engine.
+    /// Whether an untimed call reads each tree before its timed calls: with
+    /// `--warm`, and always when more than one engine row runs, so that
+    /// every engine row (cycle 1 and the full loop) is timed in the same,
+    /// warm, cache state.
+    pub(super) fn warms(&self) -> bool {
+        warms(self.args, self.systems)
+    }
+
+    /// With `--timing`, a cold and a warm call on a fresh engine; when
+    /// [`Driver::warms`], an untimed call on the run's engine.
     fn probe_and_warm(&mut self, tree: &Path, repo: &str, short: &str, first: usize) {
         let (args, depth) = (self.args, self.cutoffs.depth);
         if args.timing {
@@ -291,7 +275,16 @@ impl<'a> Driver<'a> {
             let probe = Engine::new(Default::default());
             let task = &self.tasks[first];
             let run = |e: &Engine| {
-                run_engine(e, task, tree, args.max_cycles, &Weights::default(), depth).ms
+                run_engine(
+                    e,
+                    task,
+                    tree,
+                    args.max_cycles,
+                    &Weights::default(),
+                    depth,
+                    None,
+                )
+                .ms
             };
             let cold = run(&probe);
             let warm = run(&probe);
@@ -300,7 +293,7 @@ impl<'a> Driver<'a> {
                 info.warm_ms = Some(warm);
             }
         }
-        if args.warm {
+        if self.warms() {
             self.progress
                 .set_message(format!("warming the engine on {repo}@{short}"));
             // Only the cache matters here; an error shows again in the timed call.
@@ -311,12 +304,31 @@ impl<'a> Driver<'a> {
                 1,
                 &Weights::default(),
                 depth,
+                None,
+            );
+        }
+    }
+
+    /// One task done: the bar moves, or without a terminal on stderr a
+    /// progress line is printed every [`PROGRESS_EVERY`] tasks and at the end.
+    fn tick(&mut self) {
+        self.progress.inc(1);
+        self.done += 1;
+        if self.stderr_is_terminal {
+            return;
+        }
+        let total = self.tasks.len();
+        if self.done.is_multiple_of(PROGRESS_EVERY) || self.done == total {
+            eprintln!(
+                "{}",
+                progress_line(self.done, total, self.started.elapsed().as_secs())
             );
         }
     }
 
     /// Every system on task `i`.
-    fn run_task(&mut self, i: usize, tree: &Path, short: &str, index: &Bm25Index) {
+    fn run_task(&mut self, i: usize, ctx: &TreeRun) {
+        let (tree, short) = (ctx.tree, ctx.short);
         let task = &self.tasks[i];
         self.progress.set_message(task.instance_id.clone());
         let (_, gold_not_in_tree) =
@@ -327,7 +339,7 @@ impl<'a> Driver<'a> {
                 instance_id: task.instance_id.clone(),
                 reason: "no gold files".into(),
             });
-            self.progress.inc(1);
+            self.tick();
             return;
         }
         if !gold_not_in_tree.is_empty() {
@@ -337,6 +349,18 @@ impl<'a> Driver<'a> {
                 gold_not_in_tree.join(", ")
             ));
         }
+        // Ground truth for edit recall, from the repository (never the engine's input).
+        let gold_edit = match gold_edit(task, ctx.git_dir, tree) {
+            Ok(e) => e,
+            Err(e) => {
+                self.warn(format!(
+                    "{}: no gold edit for edit recall: {e:#}",
+                    task.instance_id
+                ));
+                None
+            }
+        };
+        let edit_lines = gold_edit.as_ref().map(|e| &e.lines);
         let mut runs = BTreeMap::new();
         for system in self.systems {
             let run = match system {
@@ -350,8 +374,10 @@ impl<'a> Driver<'a> {
                     *max_cycles,
                     weights.as_ref().map_or(&Weights::default(), |(_, w)| w),
                     self.cutoffs.depth,
+                    edit_lines,
                 ),
-                System::Bm25 => run_bm25(index, task, self.cutoffs.depth),
+                System::Bm25 => run_bm25(ctx.all, task, self.cutoffs.depth),
+                System::Bm25Source => run_bm25(ctx.source, task, self.cutoffs.depth),
             };
             if let Some(e) = &run.error {
                 self.warn(format!(
@@ -381,14 +407,49 @@ impl<'a> Driver<'a> {
                 repo: task.repo.clone(),
                 base_commit: task.base_commit.clone(),
                 mentions_gold_file: task.mentions_gold_file,
+                language: task.language_group(),
                 gold_files: task.gold_files.clone(),
+                gold_edit,
                 gold_not_in_tree,
                 gold_ranks,
                 runs,
             },
         ));
-        self.progress.inc(1);
+        self.tick();
     }
+}
+
+/// One tree's inputs to its tasks.
+struct TreeRun<'t> {
+    git_dir: &'t Path,
+    tree: &'t Path,
+    short: &'t str,
+    /// BM25 over every text file, and over non-test source files.
+    all: &'t Bm25Index,
+    source: &'t Bm25Index,
+}
+
+/// Without a terminal on stderr, a progress line every this many tasks.
+const PROGRESS_EVERY: usize = 20;
+
+/// `bench: 120/500 tasks, 3 min`.
+pub(super) fn progress_line(done: usize, total: usize, elapsed_secs: u64) -> String {
+    let time = if elapsed_secs < 120 {
+        format!("{elapsed_secs} s")
+    } else {
+        format!("{} min", elapsed_secs / 60)
+    };
+    format!("bench: {done}/{total} tasks, {time}")
+}
+
+/// See [`Driver::warms`].
+pub(super) fn warms(args: &BenchArgs, systems: &[System]) -> bool {
+    args.warm
+        || systems
+            .iter()
+            .filter(|s| matches!(s, System::Engine { .. }))
+            .count()
+            > 1
 }
 
 #[cfg(test)]
@@ -403,5 +464,39 @@ mod tests {
         assert_eq!(c.depth, 10);
         assert_eq!(Cutoffs::new(&[20]).unwrap().depth, 20);
         assert!(Cutoffs::new(&[0, 5]).is_err());
+    }
+
+    #[test]
+    fn progress_lines_say_tasks_done_and_time() {
+        assert_eq!(progress_line(120, 500, 185), "bench: 120/500 tasks, 3 min");
+        assert_eq!(progress_line(20, 37, 9), "bench: 20/37 tasks, 9 s");
+    }
+
+    #[test]
+    fn both_engine_rows_are_timed_warm_so_their_times_compare() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            bench: BenchArgs,
+        }
+        let args = |extra: &[&str]| {
+            let mut argv = vec!["bench", "--tasks", "t.jsonl"];
+            argv.extend_from_slice(extra);
+            Cli::parse_from(argv).bench
+        };
+        let a = args(&["--compare-cycles"]);
+        assert!(warms(&a, &systems_of(&a).unwrap()));
+        let a = args(&[]);
+        assert!(!warms(&a, &systems_of(&a).unwrap()));
+        let a = args(&["--warm"]);
+        assert!(warms(&a, &systems_of(&a).unwrap()));
+        // Both BM25 rows in every run, beside the engine.
+        let labels: Vec<String> = systems_of(&args(&["--compare-cycles"]))
+            .unwrap()
+            .iter()
+            .map(System::label)
+            .collect();
+        assert_eq!(labels, ["ctxloop/3c", "ctxloop/1c", "bm25", "bm25-src"]);
     }
 }

@@ -1,11 +1,13 @@
 //! The systems measured (engine variants, BM25) and one system's answer to one task.
 
 use super::bm25::Bm25Index;
-use super::metrics::gold_ranks;
+use super::edits::EditLines;
+use super::metrics::{covered_lines, gold_ranks, high_tier, SnippetSpans};
 use super::tasks::{dedup_paths, normalize_path, Task};
 use crate::engine::Engine;
 use crate::score::Weights;
 use crate::tools::retrieve::RetrieveParams;
+use crate::types::{File, Tier};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
@@ -18,8 +20,10 @@ pub(super) enum System {
         max_cycles: usize,
         weights: Option<(String, Weights)>,
     },
-    /// The plain BM25 baseline.
+    /// The plain BM25 baseline over every text file.
     Bm25,
+    /// The same BM25 over non-test source files only.
+    Bm25Source,
 }
 
 impl System {
@@ -34,6 +38,7 @@ impl System {
                 weights: Some((name, _)),
             } => format!("{name}/{max_cycles}c"),
             System::Bm25 => "bm25".to_string(),
+            System::Bm25Source => "bm25-src".to_string(),
         }
     }
 }
@@ -62,6 +67,29 @@ pub(super) struct SystemRun {
     pub(super) not_in_tree: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) error: Option<String>,
+    /// Engine only: what the answer holds (tiers, snippets against the gold edit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) answer: Option<AnswerScore>,
+}
+
+/// How an engine answer's tiers and snippets meet the gold (issue 12 item 7,
+/// issue 13 item 1).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub(super) struct AnswerScore {
+    /// Files of the ranking in the `high` tier.
+    pub(super) high: Vec<String>,
+    /// How many of them are gold.
+    pub(super) high_gold: usize,
+    /// The best-ranked gold file is `high`.
+    pub(super) first_gold_high: bool,
+    /// Gold files with at least one snippet whose text is in the answer.
+    pub(super) gold_in_answer: usize,
+    /// Lines of the gold edit, and those inside a returned snippet with text
+    /// (`None` when the task has no gold edit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) edit_lines: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) edit_covered: Option<usize>,
 }
 
 /// Keeps the normalized, distinct paths that are files of `tree`; the rest is returned apart.
@@ -81,6 +109,8 @@ pub(super) fn existing_files<'a>(
     (kept, dropped)
 }
 
+/// One `retrieve` call of the engine on `task`, scored; `edit` is the task's
+/// gold edit (the bench's ground truth; the engine never sees it).
 pub(super) fn run_engine(
     engine: &Engine,
     task: &Task,
@@ -88,6 +118,7 @@ pub(super) fn run_engine(
     max_cycles: usize,
     weights: &Weights,
     depth: usize,
+    edit: Option<&EditLines>,
 ) -> SystemRun {
     let params = RetrieveParams {
         task: task.problem_statement.clone(),
@@ -104,7 +135,9 @@ pub(super) fn run_engine(
             let (mut top, not_in_tree) =
                 existing_files(tree, out.files.iter().map(|f| f.path.as_str()));
             top.truncate(depth);
+            let answer = score_answer(&out.files, &top, &task.gold_files, edit);
             SystemRun {
+                answer: Some(answer),
                 ranks: gold_ranks(&top, &task.gold_files),
                 top,
                 ms,
@@ -126,7 +159,47 @@ pub(super) fn run_engine(
             stop_reason: None,
             not_in_tree: Vec::new(),
             error: Some(e.to_string()),
+            answer: None,
         },
+    }
+}
+
+/// Tiers and snippets of an answer against the gold files and gold edit.
+fn score_answer(
+    files: &[File],
+    top: &[String],
+    gold: &[String],
+    edit: Option<&EditLines>,
+) -> AnswerScore {
+    let high: Vec<String> = files
+        .iter()
+        .filter(|f| f.tier == Tier::High)
+        .map(|f| normalize_path(&f.path))
+        .filter(|p| top.contains(p))
+        .collect();
+    let (high_gold, first_gold_high) = high_tier(top, &high, gold);
+    let mut spans = SnippetSpans::new();
+    for f in files {
+        let ranges: Vec<(usize, usize)> = f
+            .snippets
+            .iter()
+            .filter(|s| !s.text.is_empty())
+            .map(|s| (s.start_line, s.end_line))
+            .collect();
+        if !ranges.is_empty() {
+            spans
+                .entry(normalize_path(&f.path))
+                .or_default()
+                .extend(ranges);
+        }
+    }
+    AnswerScore {
+        high,
+        high_gold,
+        first_gold_high,
+        gold_in_answer: gold.iter().filter(|g| spans.contains_key(*g)).count(),
+        edit_lines: edit.map(|e| e.values().map(|l| l.len()).sum()),
+        edit_covered: edit.map(|e| covered_lines(e, &spans)),
     }
 }
 
@@ -144,5 +217,6 @@ pub(super) fn run_bm25(index: &Bm25Index, task: &Task, depth: usize) -> SystemRu
         stop_reason: None,
         not_in_tree: Vec::new(),
         error: None,
+        answer: None,
     }
 }

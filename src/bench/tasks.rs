@@ -1,14 +1,15 @@
 //! Task files: loading, validation and selection; path normalization.
 
 use super::args::is_owner_name;
+use crate::lang::language_of;
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
-/// One line of a task file. Unknown fields (`sets`, `gold_functions`, ...) are ignored.
-#[derive(Debug, Clone, Deserialize)]
+/// One line of a task file. Unknown fields (`in_loc274`, `date`, ...) are ignored.
+#[derive(Debug, Clone, Default, Deserialize)]
 pub(super) struct Task {
     pub(super) instance_id: String,
     pub(super) repo: String,
@@ -17,6 +18,36 @@ pub(super) struct Task {
     pub(super) gold_files: Vec<String>,
     #[serde(default)]
     pub(super) mentions_gold_file: Option<bool>,
+    /// Language group (dev-multilang); else taken from the gold files.
+    #[serde(default)]
+    pub(super) language: Option<String>,
+    /// `git-history`, `lite`, `verified`, ...
+    #[serde(default)]
+    pub(super) sets: Vec<String>,
+    /// The change itself (git-history tasks): ground truth for edit recall
+    /// only, never shown to the engine.
+    #[serde(default)]
+    pub(super) commit: Option<String>,
+    /// SWE-bench rows: gold file → edited `Class.method` names.
+    #[serde(default)]
+    pub(super) gold_functions: Option<BTreeMap<String, Vec<String>>>,
+}
+
+impl Task {
+    /// The language group the task is reported under: its `language` field,
+    /// else the language (by extension) of its first gold file that has one
+    /// (dev-python → `python`, dev-rust → `rust`), else `unknown`.
+    pub(super) fn language_group(&self) -> String {
+        self.language.clone().unwrap_or_else(|| {
+            self.gold_files
+                .iter()
+                .find_map(|g| language_of(g))
+                .map_or("unknown".to_string(), |l| match l.id {
+                    "tsx" => "typescript".to_string(),
+                    id => id.to_string(),
+                })
+        })
+    }
 }
 
 pub(super) fn load_tasks(files: &[PathBuf]) -> Result<Vec<Task>> {
@@ -54,6 +85,19 @@ pub(super) fn load_tasks(files: &[PathBuf]) -> Result<Vec<Task>> {
                     i + 1,
                     task.base_commit
                 );
+            }
+            if let Some(c) = task.commit.as_deref().filter(|c| !is_commit_id(c)) {
+                bail!(
+                    "{}:{}: commit {c:?} is not a hex commit id",
+                    file.display(),
+                    i + 1
+                );
+            }
+            if let Some(f) = task.gold_functions.as_mut() {
+                *f = std::mem::take(f)
+                    .into_iter()
+                    .map(|(path, names)| (normalize_path(&path), names))
+                    .collect();
             }
             task.gold_files = dedup_paths(task.gold_files.iter().map(|p| normalize_path(p)));
             // Instance ids name tasks in the report; a second copy would count twice.
@@ -115,5 +159,24 @@ mod tests {
         assert_eq!(normalize_path("./src\\lib.rs"), "src/lib.rs");
         assert_eq!(normalize_path("/a/b.py"), "a/b.py");
         assert_eq!(normalize_path("a/b.py"), "a/b.py");
+    }
+
+    #[test]
+    fn language_group_is_the_field_or_the_gold_files_language() {
+        let task = |language: Option<&str>, gold: &[&str]| Task {
+            language: language.map(String::from),
+            gold_files: gold.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        };
+        assert_eq!(task(Some("cpp"), &["a.h"]).language_group(), "cpp");
+        assert_eq!(
+            task(None, &["README.md", "sympy/core/basic.py"]).language_group(),
+            "python"
+        );
+        assert_eq!(
+            task(None, &["crates/core/main.rs"]).language_group(),
+            "rust"
+        );
+        assert_eq!(task(None, &["Makefile"]).language_group(), "unknown");
     }
 }
