@@ -1,0 +1,222 @@
+//! The systems measured (engine variants, BM25) and one system's answer to one task.
+
+use super::bm25::Bm25Index;
+use super::edits::EditLines;
+use super::metrics::{covered_lines, gold_ranks, high_tier, SnippetSpans};
+use super::tasks::{dedup_paths, normalize_path, Task};
+use crate::engine::Engine;
+use crate::score::Weights;
+use crate::tools::retrieve::RetrieveParams;
+use crate::types::{File, Tier};
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+
+/// What is being measured.
+#[derive(Debug, Clone)]
+pub(super) enum System {
+    /// The engine's `retrieve` with this `max_cycles` (and named weights, if not the defaults).
+    Engine {
+        max_cycles: usize,
+        weights: Option<(String, Weights)>,
+    },
+    /// The plain BM25 baseline over every text file.
+    Bm25,
+    /// The same BM25 over non-test source files only.
+    Bm25Source,
+}
+
+impl System {
+    pub(super) fn label(&self) -> String {
+        match self {
+            System::Engine {
+                max_cycles,
+                weights: None,
+            } => format!("ctxloop/{max_cycles}c"),
+            System::Engine {
+                max_cycles,
+                weights: Some((name, _)),
+            } => format!("{name}/{max_cycles}c"),
+            System::Bm25 => "bm25".to_string(),
+            System::Bm25Source => "bm25-src".to_string(),
+        }
+    }
+}
+
+/// One system's answer to one task.
+#[derive(Debug, Clone, Serialize)]
+pub(super) struct SystemRun {
+    /// Rank of each gold file (same order as the task's `gold_files`).
+    #[serde(skip)]
+    pub(super) ranks: Vec<Option<usize>>,
+    /// The ranking, best first (existing files only, at most the ranking depth).
+    pub(super) top: Vec<String>,
+    /// Wall time measured around the call (BM25: the query only).
+    pub(super) ms: f64,
+    /// The engine's own `stats.elapsed_ms`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) engine_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) tokens: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) cycles: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) stop_reason: Option<String>,
+    /// Paths the system returned that are not files of the tree (dropped).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(super) not_in_tree: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) error: Option<String>,
+    /// Engine only: what the answer holds (tiers, snippets against the gold edit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) answer: Option<AnswerScore>,
+}
+
+/// How an engine answer's tiers and snippets meet the gold (issue 12 item 7,
+/// issue 13 item 1).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub(super) struct AnswerScore {
+    /// Files of the ranking in the `high` tier.
+    pub(super) high: Vec<String>,
+    /// How many of them are gold.
+    pub(super) high_gold: usize,
+    /// The best-ranked gold file is `high`.
+    pub(super) first_gold_high: bool,
+    /// Gold files with at least one snippet whose text is in the answer.
+    pub(super) gold_in_answer: usize,
+    /// Lines of the gold edit, and those inside a returned snippet with text
+    /// (`None` when the task has no gold edit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) edit_lines: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) edit_covered: Option<usize>,
+}
+
+/// Keeps the normalized, distinct paths that are files of `tree`; the rest is returned apart.
+pub(super) fn existing_files<'a>(
+    tree: &Path,
+    paths: impl IntoIterator<Item = &'a str>,
+) -> (Vec<String>, Vec<String>) {
+    let mut kept = Vec::new();
+    let mut dropped = Vec::new();
+    for p in dedup_paths(paths.into_iter().map(normalize_path)) {
+        if tree.join(&p).is_file() {
+            kept.push(p);
+        } else {
+            dropped.push(p);
+        }
+    }
+    (kept, dropped)
+}
+
+/// One `retrieve` call of the engine on `task`, scored; `edit` is the task's
+/// gold edit (the bench's ground truth; the engine never sees it).
+pub(super) fn run_engine(
+    engine: &Engine,
+    task: &Task,
+    tree: &Path,
+    max_cycles: usize,
+    weights: &Weights,
+    depth: usize,
+    edit: Option<&EditLines>,
+) -> SystemRun {
+    let params = RetrieveParams {
+        task: task.problem_statement.clone(),
+        root: Some(tree.to_string_lossy().into_owned()),
+        limit: Some(depth as _),
+        max_cycles: Some(max_cycles as _),
+        ..Default::default()
+    };
+    let start = Instant::now();
+    let result = engine.retrieve_weighted(params, weights);
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    match result {
+        Ok(out) => {
+            let (mut top, not_in_tree) =
+                existing_files(tree, out.files.iter().map(|f| f.path.as_str()));
+            top.truncate(depth);
+            let answer = score_answer(&out.files, &top, &task.gold_files, edit);
+            SystemRun {
+                answer: Some(answer),
+                ranks: gold_ranks(&top, &task.gold_files),
+                top,
+                ms,
+                engine_ms: Some(out.stats.elapsed_ms),
+                tokens: Some(out.tokens),
+                cycles: Some(out.cycles.len()),
+                stop_reason: Some(out.stop_reason.as_str().to_string()),
+                not_in_tree,
+                error: None,
+            }
+        }
+        Err(e) => SystemRun {
+            ranks: vec![None; task.gold_files.len()],
+            top: Vec::new(),
+            ms,
+            engine_ms: None,
+            tokens: None,
+            cycles: None,
+            stop_reason: None,
+            not_in_tree: Vec::new(),
+            error: Some(e.to_string()),
+            answer: None,
+        },
+    }
+}
+
+/// Tiers and snippets of an answer against the gold files and gold edit.
+fn score_answer(
+    files: &[File],
+    top: &[String],
+    gold: &[String],
+    edit: Option<&EditLines>,
+) -> AnswerScore {
+    let high: Vec<String> = files
+        .iter()
+        .filter(|f| f.tier == Tier::High)
+        .map(|f| normalize_path(&f.path))
+        .filter(|p| top.contains(p))
+        .collect();
+    let (high_gold, first_gold_high) = high_tier(top, &high, gold);
+    let mut spans = SnippetSpans::new();
+    for f in files {
+        let ranges: Vec<(usize, usize)> = f
+            .snippets
+            .iter()
+            .filter(|s| !s.text.is_empty())
+            .map(|s| (s.start_line, s.end_line))
+            .collect();
+        if !ranges.is_empty() {
+            spans
+                .entry(normalize_path(&f.path))
+                .or_default()
+                .extend(ranges);
+        }
+    }
+    AnswerScore {
+        high,
+        high_gold,
+        first_gold_high,
+        gold_in_answer: gold.iter().filter(|g| spans.contains_key(*g)).count(),
+        edit_lines: edit.map(|e| e.values().map(|l| l.len()).sum()),
+        edit_covered: edit.map(|e| covered_lines(e, &spans)),
+    }
+}
+
+pub(super) fn run_bm25(index: &Bm25Index, task: &Task, depth: usize) -> SystemRun {
+    let start = Instant::now();
+    let top = index.search(&task.problem_statement, depth);
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    SystemRun {
+        ranks: gold_ranks(&top, &task.gold_files),
+        top,
+        ms,
+        engine_ms: None,
+        tokens: None,
+        cycles: None,
+        stop_reason: None,
+        not_in_tree: Vec::new(),
+        error: None,
+        answer: None,
+    }
+}
