@@ -121,6 +121,10 @@ pub fn snippets(
         if chosen.len() == MAX_SNIPPETS {
             break;
         }
+        // A long definition is shown cut around its best lines: only that
+        // part keeps other snippets out (a class whose methods were not all
+        // found still leaves room for the ones that were).
+        let (s, e) = cut_range(&lines, s, e, q, &evidence);
         if chosen.iter().any(|&(cs, ce)| s <= ce && cs <= e) {
             continue;
         }
@@ -261,7 +265,23 @@ fn densest_window(lines: &[&str], q: &TaskQuery, evidence: &[f64]) -> (usize, us
 /// Cuts a region to `MAX_SNIPPET_LINES`, keeping its first lines (the signature)
 /// and the best-matching part (the line with the most evidence, then terms).
 fn cut(lines: &[&str], s: usize, e: usize, q: &TaskQuery, evidence: &[f64]) -> Snippet {
-    let (s, e) = if e - s + 1 > MAX_SNIPPET_LINES {
+    let (s, e) = cut_range(lines, s, e, q, evidence);
+    Snippet {
+        start_line: s,
+        end_line: e,
+        text: lines[s - 1..e].join("\n"),
+    }
+}
+
+/// The lines [`cut`] keeps of a region (1-based, inclusive).
+fn cut_range(
+    lines: &[&str],
+    s: usize,
+    e: usize,
+    q: &TaskQuery,
+    evidence: &[f64],
+) -> (usize, usize) {
+    if e - s + 1 > MAX_SNIPPET_LINES {
         let score = |a: usize| query_hits(lines[a - 1], q) + evidence[a - 1];
         let best = (s..=e)
             .max_by(|&a, &b| score(a).total_cmp(&score(b)).then(b.cmp(&a)))
@@ -270,11 +290,6 @@ fn cut(lines: &[&str], s: usize, e: usize, q: &TaskQuery, evidence: &[f64]) -> S
         (start, (start + MAX_SNIPPET_LINES - 1).min(e))
     } else {
         (s, e)
-    };
-    Snippet {
-        start_line: s,
-        end_line: e,
-        text: lines[s - 1..e].join("\n"),
     }
 }
 
