@@ -711,9 +711,16 @@ pub struct TaskQuery {
     pub paths: Vec<String>,
     /// Dotted names (`pkg.mod.Class`), as `/`-joined path stems to match.
     pub modules: Vec<String>,
+    /// The task text, lowercased with runs of whitespace as one space (at most
+    /// [`MAX_TASK_TEXT`] bytes): snippets look for the code's string literals
+    /// in it (a quoted error message, a flag).
+    pub text: String,
     /// Term hash → weight, for fast lookups while scanning text.
     weights: rustc_hash::FxHashMap<u64, f64>,
 }
+
+/// Bytes of the task kept in [`TaskQuery::text`].
+pub const MAX_TASK_TEXT: usize = 64 * 1024;
 
 /// Extensions that make a token a file path even without a `/`.
 const PATH_EXTENSIONS: &[&str] = &[
@@ -828,7 +835,18 @@ impl TaskQuery {
         let kept: HashSet<u64> = terms.iter().map(|t| t.hash).collect();
         idents.retain(|id| kept.contains(&term_hash(id)));
         let (paths, modules) = structural_references(task);
+        let mut text = String::new();
+        for word in task.split_whitespace() {
+            if text.len() + word.len() >= MAX_TASK_TEXT {
+                break;
+            }
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(&word.to_lowercase());
+        }
         TaskQuery {
+            text,
             weights: terms.iter().map(|t| (t.hash, t.weight)).collect(),
             terms,
             identifiers: idents,

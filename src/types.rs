@@ -340,9 +340,17 @@ pub struct DispatchOutput {
     pub cycle: usize,
     /// The query used.
     pub query: Query,
-    /// Candidates ranked by the server's score, with evidence. Files returned by an
-    /// earlier cycle are left out unless their score changed.
+    /// Candidates ranked by the server's score, with evidence and snippets
+    /// (1-based inclusive line ranges) packed into the session's
+    /// `budget_tokens` as in `retrieve`. Files returned by an earlier cycle
+    /// are left out unless their score changed.
     pub candidates: Vec<File>,
+    /// Snippets of `candidates` left out to stay inside `budget_tokens`, as
+    /// `path:start-end` handles (their `text` is empty).
+    pub dropped: Vec<String>,
+    /// Estimated tokens of the candidates' text rendering (bytes / 4): header
+    /// lines, snippets and handles.
+    pub tokens: usize,
     /// Work done.
     pub stats: Stats,
     /// Set when the walk or the reading stopped early (deadline or cancellation).
@@ -355,8 +363,16 @@ pub struct DispatchOutput {
 pub struct EvaluateOutput {
     pub session_id: String,
     pub cycle: usize,
-    /// Every candidate of the cycle with its final relevance (agent judgments applied).
+    /// Every candidate of the cycle with its final relevance (agent judgments
+    /// applied), best first. The files in context (the session's best `limit`)
+    /// carry their snippets, packed into `budget_tokens` as in `retrieve`:
+    /// on `finalize`, the high files with their line ranges are the answer.
     pub evaluations: Vec<File>,
+    /// Snippets of `evaluations` left out to stay inside `budget_tokens`, as
+    /// `path:start-end` handles (their `text` is empty).
+    pub dropped: Vec<String>,
+    /// Estimated tokens of the evaluations' text rendering (bytes / 4).
+    pub tokens: usize,
     /// Missing context.
     pub gaps: Vec<Gap>,
     /// Number of files in the session at or above the high threshold.
@@ -369,8 +385,11 @@ pub struct EvaluateOutput {
 /// What `refine` added to the query.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Added {
-    /// New keywords with the reason for each (`term: why`).
+    /// New keywords with the reason for each (`term: why`): `dependency` or
+    /// `parent` of a high file (a gap's symbol), or `from the agent`.
     pub keywords: Vec<String>,
+    /// New include globs with the reason for each (`glob: why`).
+    pub patterns: Vec<String>,
     /// New focus areas, each as `path: strategy — why`. Strategies: `dependency`
     /// (defines what a high file uses), `parent` (defines a high file's base
     /// class or trait), `config` (a configuration file a high file names),

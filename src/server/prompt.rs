@@ -27,7 +27,8 @@ Protocol (ctxloop tools):\n\
 3. If the decision is `refine`, call `refine` (add keywords or excludes you learned), then `dispatch` \
 with the session_id for the next cycle.\n\
 4. Stop after 3 cycles, or once 3 or more files are high and no gap is critical.\n\
-5. Report the high files with their line ranges and the gaps still open.\n\
+5. Report the high files with their line ranges (`evaluate` returns them: `evaluations[].snippets`, \
+`start_line`-`end_line`; `dropped` lists the ranges left out for the budget) and the gaps still open.\n\
 For a one-shot answer, `retrieve` runs the same loop with the server's own judgments."
     )
 }

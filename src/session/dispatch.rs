@@ -4,6 +4,7 @@
 use super::{extend, Session};
 use crate::corpus::{Corpus, Doc, Loaded, Skip};
 use crate::error::Result;
+use crate::output;
 use crate::query::TaskQuery;
 use crate::score::{self, Candidate};
 use crate::types::*;
@@ -83,14 +84,40 @@ impl Session {
             files = cands.len(),
             "dispatch"
         );
-        let out_cands = self.merge(&scored, &cands);
+        let mut out_cands = self.merge(&scored, &cands);
         self.corpus = docs.into_iter().map(|(p, d, _)| (p, d)).collect();
         self.stats = stats.clone();
+        // The step-wise answer carries its snippets, packed as `retrieve`'s
+        // are. `retrieve`'s own cycles skip them: it packs only its answer.
+        let (tokens, dropped) = if self.reuse_walk {
+            (0, Vec::new())
+        } else {
+            use rayon::prelude::*;
+            let found: Vec<Vec<Snippet>> = out_cands
+                .par_iter()
+                .map(
+                    |f| match (self.corpus.get(&f.path), self.files.get(&f.path)) {
+                        (Some(doc), Some(k)) => {
+                            output::snippets(doc, &self.task_query, &k.defines, &stop)
+                        }
+                        _ => Vec::new(),
+                    },
+                )
+                .collect();
+            for (f, sn) in out_cands.iter_mut().zip(found) {
+                f.snippets = sn;
+            }
+            self.note_unparsed(out_cands.iter().map(|f| f.path.as_str()));
+            stats.not_parsed = self.stats.not_parsed.clone();
+            output::pack(&mut out_cands, self.config.budget_tokens)
+        };
         Ok(DispatchOutput {
             session_id: self.id.clone(),
             cycle: self.cycle,
             query: self.query.clone(),
             candidates: out_cands,
+            dropped,
+            tokens,
             stats,
             truncated: self.truncated.clone(),
         })

@@ -61,7 +61,7 @@ impl Session {
         self.done = stop;
         self.evaluated = true;
         let decision = format!("{}: {why}", decided.kind().as_str());
-        let evaluations = self.evaluations();
+        let (evaluations, tokens, dropped) = self.evaluations();
         self.trace.push(Cycle {
             cycle: self.cycle,
             query: self.query.clone(),
@@ -80,6 +80,8 @@ impl Session {
             session_id: self.id.clone(),
             cycle: self.cycle,
             evaluations,
+            dropped,
+            tokens,
             gaps: self.gaps.clone(),
             high_count,
             decision: decided.kind(),
@@ -193,10 +195,12 @@ impl Session {
         (context_tokens, gaps_skipped)
     }
 
-    /// Every candidate of the cycle with its relevance now, remembered as returned.
-    fn evaluations(&mut self) -> Vec<File> {
+    /// Every candidate of the cycle with its relevance now, best first,
+    /// remembered as returned; the files in context carry their snippets,
+    /// packed into the budget. Returns (files, tokens, dropped).
+    fn evaluations(&mut self) -> (Vec<File>, usize, Vec<String>) {
         let threshold = self.config.high_threshold;
-        let evaluations: Vec<File> = self
+        let mut evaluations: Vec<File> = self
             .candidates
             .iter()
             .filter_map(|p| self.files.get(p).map(|k| (p, k)))
@@ -205,13 +209,19 @@ impl Session {
                 relevance: k.relevance,
                 tier: Tier::of(k.relevance, threshold),
                 reasons: k.reasons.clone(),
-                snippets: Vec::new(),
+                snippets: self.snippets.get(p).cloned().unwrap_or_default(),
             })
             .collect();
         for f in &evaluations {
             self.returned.insert(f.path.clone(), f.relevance);
         }
-        evaluations
+        evaluations.sort_by(|a, b| {
+            b.relevance
+                .total_cmp(&a.relevance)
+                .then_with(|| a.path.cmp(&b.path))
+        });
+        let (tokens, dropped) = output::pack(&mut evaluations, self.config.budget_tokens);
+        (evaluations, tokens, dropped)
     }
 
     /// Caps what later cycles may add (see the comment inside).

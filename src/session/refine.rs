@@ -1,7 +1,7 @@
 //! REFINE: target the gaps, focus on the high files' neighbourhood, exclude
 //! confidently low candidates, plus what the agent adds.
 
-use super::{extend, Session};
+use super::Session;
 use crate::types::*;
 
 /// Share of the best raw score given to files next to a high file.
@@ -48,7 +48,12 @@ impl Session {
                 added.keywords.push(format!("{k}: from the agent"));
             }
         }
-        extend(&mut self.query.patterns, patterns);
+        for p in patterns {
+            if !p.trim().is_empty() && !self.query.patterns.contains(p) {
+                self.query.patterns.push(p.clone());
+                added.patterns.push(format!("{p}: from the agent"));
+            }
+        }
         for e in excludes {
             if !self.query.excludes.contains(e) {
                 self.query.excludes.push(e.clone());
