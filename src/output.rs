@@ -6,8 +6,8 @@
 //! rendering (header lines, snippets, handles), see [`pack`].
 
 use crate::corpus::Doc;
+use crate::query::query_hits;
 use crate::query::TaskQuery;
-use crate::score::query_hits;
 use crate::types::{File, RetrieveOutput, Snippet};
 
 /// Estimated tokens of a text.

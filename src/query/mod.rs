@@ -223,6 +223,21 @@ fn structural_references(text: &str) -> (Vec<String>, Vec<String>) {
     (paths, modules)
 }
 
+/// Terms of `text` that are query terms (for snippets and gaps).
+pub fn query_hits(text: &str, q: &TaskQuery) -> f64 {
+    let mut seen: Vec<u64> = Vec::new();
+    let mut score = 0.0;
+    for_each_term_hash(text, |h| {
+        if let Some(w) = q.weight_of(h) {
+            if !seen.contains(&h) {
+                seen.push(h);
+                score += w;
+            }
+        }
+    });
+    score
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
