@@ -10,7 +10,7 @@ pub use transport::LineTransport;
 
 use crate::engine::{Engine, EngineOptions};
 use crate::error::Error;
-use crate::output;
+use crate::render;
 use crate::score::Weights;
 use crate::tools::dispatch::DispatchParams;
 use crate::tools::evaluate::EvaluateParams;
@@ -215,9 +215,9 @@ impl CtxServer {
         }
         match r {
             Ok(mut out) => match content {
-                Content::Both => result(&out, output::render_text(&out)),
+                Content::Both => result(&out, render::render_text(&out)),
                 Content::Text => {
-                    let text = output::render_text(&out);
+                    let text = render::render_text(&out);
                     for f in &mut out.files {
                         for sn in &mut f.snippets {
                             sn.text.clear();

@@ -4,7 +4,7 @@ use super::stop::{self, CycleFacts};
 use super::{Kept, Session};
 use crate::error::{Error, Result};
 use crate::gaps::{self, InContext};
-use crate::output;
+use crate::snippets;
 use crate::tools::evaluate::Judgment;
 use crate::types::*;
 use rayon::prelude::*;
@@ -146,7 +146,7 @@ impl Session {
             .par_iter()
             .map(|(p, _)| {
                 let k = &self.files[p];
-                output::snippets(&self.corpus[p], &self.task_query, &k.defines, &stop)
+                snippets::snippets(&self.corpus[p], &self.task_query, &k.defines, &stop)
             })
             .collect();
         self.note_unparsed(context_paths.iter().map(|(p, _)| p.as_str()));
@@ -182,7 +182,7 @@ impl Session {
         let context_tokens: usize = snippets
             .iter()
             .flatten()
-            .map(|s| output::tokens_of(&s.text))
+            .map(|s| snippets::tokens_of(&s.text))
             .sum();
         // Kept for `result()`: the answer of the last cycle shows the same files.
         self.snippets = context_paths

@@ -19,10 +19,10 @@ pub use store::{Sessions, MAX_SESSIONS, SESSION_TTL};
 use crate::config::LoopConfig;
 use crate::corpus::Doc;
 use crate::limits::Limits;
-use crate::output;
 use crate::query::TaskQuery;
 use crate::root::root_info;
 use crate::score::{Focus, Weights};
+use crate::snippets;
 use crate::types::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -209,7 +209,7 @@ impl Session {
                     None => self
                         .corpus
                         .get(&p)
-                        .map(|d| output::snippets(d, &self.task_query, &k.defines, &stop))
+                        .map(|d| snippets::snippets(d, &self.task_query, &k.defines, &stop))
                         .unwrap_or_default(),
                 };
                 File {
@@ -221,7 +221,7 @@ impl Session {
                 }
             })
             .collect();
-        let (tokens, dropped) = output::pack(&mut files, self.config.budget_tokens);
+        let (tokens, dropped) = snippets::pack(&mut files, self.config.budget_tokens);
         RetrieveOutput {
             files,
             gaps: self.gaps.clone(),
