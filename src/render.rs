@@ -1,7 +1,9 @@
-//! Renderings: the compact text and the Markdown of a result, for models
-//! that read only text content and for people.
+//! Renderings: the compact text of every tool's answer ([`Render`], used by
+//! the server and the CLI) and the Markdown of a `retrieve` result, for
+//! models that read only text content and for people. A change to the output
+//! format lands here (the structured shape is `crate::types`).
 
-use crate::types::{File, RetrieveOutput, Snippet};
+use crate::types::{DispatchOutput, EvaluateOutput, File, RefineOutput, RetrieveOutput, Snippet};
 
 /// Longest run of a file's reasons in the text rendering, in bytes (the
 /// structured result keeps them all).
@@ -177,6 +179,99 @@ pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
         ));
     }
     s
+}
+
+/// The compact text rendering of a tool's answer: what a model that reads
+/// only text content sees beside `structuredContent`. One impl per tool, all
+/// in this file.
+pub trait Render {
+    /// The text rendering, lines ending in `\n`.
+    fn text(&self) -> String;
+}
+
+impl Render for RetrieveOutput {
+    fn text(&self) -> String {
+        render_text(self)
+    }
+}
+
+/// `retrieve` with `content: "structured"`: one summary line, the answer is
+/// in `structuredContent`.
+pub fn retrieve_summary(out: &RetrieveOutput) -> String {
+    format!(
+        "ctxloop: {} files from {} (stop: {}); the answer, with snippets, is in structuredContent",
+        out.files.len(),
+        out.root.path,
+        out.stop_reason.as_str()
+    )
+}
+
+impl Render for DispatchOutput {
+    fn text(&self) -> String {
+        let out = self;
+        let mut text = format!(
+            "session {} cycle {}: {} candidates ({} files walked)\n",
+            out.session_id,
+            out.cycle,
+            out.candidates.len(),
+            out.stats.files_walked
+        );
+        for c in &out.candidates {
+            text.push_str(&format!(
+                "- {} [{} {:.2}] {}\n",
+                c.path,
+                c.tier.as_str(),
+                c.relevance,
+                c.reasons.join("; ")
+            ));
+        }
+        text
+    }
+}
+
+impl Render for EvaluateOutput {
+    fn text(&self) -> String {
+        let out = self;
+        let mut text = format!(
+            "cycle {}: {} high, decision {}\n",
+            out.cycle, out.high_count, out.decision
+        );
+        for f in &out.evaluations {
+            text.push_str(&format!(
+                "- {} [{} {:.2}]\n",
+                f.path,
+                f.tier.as_str(),
+                f.relevance
+            ));
+        }
+        for g in &out.gaps {
+            text.push_str(&format!(
+                "gap [{}{}] {} {}\n",
+                g.kind,
+                if g.critical { ", critical" } else { "" },
+                g.description,
+                g.suggested_paths.join(", ")
+            ));
+        }
+        text
+    }
+}
+
+impl Render for RefineOutput {
+    fn text(&self) -> String {
+        let out = self;
+        format!(
+            "next cycle {}: done={}{}; added keywords: {}; focus: {}; excluded: {}",
+            out.cycle,
+            out.done,
+            out.stop_reason
+                .map(|r| format!(" ({})", r.as_str()))
+                .unwrap_or_default(),
+            out.added.keywords.join(", "),
+            out.added.focus_areas.join(", "),
+            out.excluded.join(", ")
+        )
+    }
 }
 
 #[cfg(test)]
