@@ -1,5 +1,6 @@
 //! Calibration: the final order and a relevance in [0, 1] with meaningful tiers.
 
+use super::stage::{Rerank, ScoreContext};
 use super::{Scored, Weights};
 use crate::query::TaskQuery;
 
@@ -92,5 +93,39 @@ pub(super) fn calibrate(
         ceiling = rel;
         s.relevance = (rel.clamp(0.0, 1.0) * 1000.0).round() / 1000.0;
         scored.push(s);
+    }
+}
+
+/// The default re-ranking stage: orders by raw score, calibrates
+/// (`calibrate`), lifts files to the cycle's floors, and orders by relevance.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Calibrate;
+
+impl Rerank for Calibrate {
+    fn name(&self) -> &str {
+        "calibrate"
+    }
+
+    fn rerank(&self, ctx: &ScoreContext, scored: &mut Vec<Scored>) {
+        scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
+        calibrate(
+            scored,
+            ctx.query,
+            &ctx.stats.idf,
+            &ctx.stats.tf,
+            ctx.weights,
+        );
+        let floors = &ctx.focus.floors;
+        for s in scored.iter_mut() {
+            if let Some((_, floor, _)) = floors.iter().find(|(p, _, _)| p == ctx.cands[s.idx].rel) {
+                s.relevance = s.relevance.max(*floor);
+            }
+        }
+        scored.sort_by(|a, b| {
+            b.relevance
+                .total_cmp(&a.relevance)
+                .then(b.raw.total_cmp(&a.raw))
+                .then(a.idx.cmp(&b.idx))
+        });
     }
 }

@@ -1,5 +1,6 @@
 //! The definition pass: files that define a task identifier.
 
+use super::stage::{Pass, ScoreContext};
 use super::{Candidate, Scored, Weights};
 use crate::lang::Symbols;
 use crate::query::{term_hash, TaskQuery};
@@ -97,4 +98,23 @@ pub(super) fn definition_pass(
         s.raw += bonus;
     }
     parsed
+}
+
+/// The definition pass (skipped when the call is in a hurry): see
+/// `definition_pass`. It records the parsed symbols for the passes after it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Definitions;
+
+impl Pass for Definitions {
+    fn name(&self) -> &str {
+        "definitions"
+    }
+
+    fn run(&self, ctx: &mut ScoreContext, scored: &mut Vec<Scored>) {
+        if ctx.must_hurry() {
+            return;
+        }
+        let (cands, q, w, st) = (ctx.cands, ctx.query, ctx.weights, &ctx.stats);
+        ctx.parsed = definition_pass(cands, q, w, scored, st.n, &st.tf, ctx.stop);
+    }
 }

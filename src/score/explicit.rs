@@ -1,6 +1,7 @@
 //! The explicit pass: paths and modules the task names, and the paths a
 //! cycle focuses on.
 
+use super::stage::{Pass, ScoreContext};
 use super::{Candidate, Focus, Named, Scored, Weights};
 use crate::query::TaskQuery;
 use std::collections::HashMap;
@@ -50,18 +51,7 @@ pub(super) fn explicit_pass(
         }
         if add > 0.0 || floor.is_some() {
             let pos = *by_idx.entry(idx).or_insert_with(|| {
-                scored.push(Scored {
-                    idx,
-                    raw: 0.0,
-                    relevance: 0.0,
-                    reasons: Vec::new(),
-                    defines: Vec::new(),
-                    lexical: 0.0,
-                    neighbour: false,
-                    prior_applied: false,
-                    named: None,
-                    capped: None,
-                });
+                scored.push(Scored::new(idx));
                 scored.len() - 1
             });
             scored[pos].raw += add;
@@ -91,6 +81,20 @@ fn is_module_file(rel: &str, m: &str) -> bool {
     // At least two segments must match so `self.assertEqual` does not name `self.py`.
     let matches = |target: &str| target.contains('/') && ends_with_path(stem, target);
     matches(m) || parent.is_some_and(matches)
+}
+
+/// The explicit pass: see `explicit_pass`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Explicit;
+
+impl Pass for Explicit {
+    fn name(&self) -> &str {
+        "explicit"
+    }
+
+    fn run(&self, ctx: &mut ScoreContext, scored: &mut Vec<Scored>) {
+        explicit_pass(ctx.cands, ctx.query, ctx.focus, ctx.weights, scored);
+    }
 }
 
 #[cfg(test)]

@@ -1,32 +1,34 @@
 //! EVALUATE's server side: BM25 over the walked corpus plus structural
 //! evidence, calibrated to a relevance in [0, 1].
 //!
-//! raw = BM25(body) + path match + definition match + explicit reference,
-//! times a prior for tests/docs/examples. The weights are in [`Weights`];
-//! where they come from is noted on each field.
+//! raw = (BM25(body) + path match + definition match) times a prior for
+//! tests/docs/examples, plus neighbour evidence and explicit references. The
+//! weights are in [`Weights`]; where they come from is noted on each field.
+//! Each pass is a file and a [`Pass`] (see [`stage`]): [`bm25`] (the formula
+//! and the lexical pass), `definitions`, `priors`, `neighbours`, `explicit`,
+//! then `calibrate` (the [`Rerank`] stage).
 
-mod bm25;
+pub mod bm25;
 mod calibrate;
 mod definitions;
 mod explicit;
 mod neighbours;
 mod priors;
+pub mod stage;
 mod weights;
 
-pub use priors::is_test_path;
+pub use calibrate::Calibrate;
+pub use definitions::Definitions;
+pub use explicit::Explicit;
+pub use neighbours::Neighbours;
+pub use priors::{is_test_path, Priors};
+pub use stage::{Pass, Rerank, ScoreContext, Scorer, Signal};
 pub use weights::Weights;
 
-use crate::corpus::{term_counts, Doc};
+use crate::corpus::Doc;
 use crate::lang::Cap;
 use crate::query::TaskQuery;
-use bm25::doc_freqs;
-use calibrate::calibrate;
-use definitions::definition_pass;
-use explicit::explicit_pass;
-use neighbours::neighbour_pass;
 use priors::prior;
-use rayon::prelude::*;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Extra per-path evidence a cycle brings. `boosts`: directory prefixes (ending
@@ -85,13 +87,18 @@ impl Named {
 
 /// A document to score: its path and contents, and whether the cycle's globs let it through.
 pub struct Candidate<'a> {
+    /// The path relative to the root, `/`-separated.
     pub rel: &'a str,
+    /// The file's text and cached statistics.
     pub doc: &'a Arc<Doc>,
+    /// Whether the cycle's include/exclude globs let it through (only allowed
+    /// files rank; all count in BM25's statistics).
     pub allowed: bool,
 }
 
-/// Scores every allowed candidate; IDF comes from all of them (the whole walked
-/// corpus). Returns files with any evidence, best first; the first
+/// Scores every allowed candidate with the default [`Scorer`]; BM25's
+/// statistics come from the files sharing a term with the query (see
+/// [`Weights::idf_scope`]). Returns files with any evidence, best first; the first
 /// [`EXPLAINED`] carry their reasons.
 ///
 /// With `hurry` (the call's deadline has passed) nothing is parsed: no
@@ -107,142 +114,43 @@ pub fn score(
     hurry: bool,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Vec<Scored> {
-    let docs: Vec<&Doc> = cands.iter().map(|c| &**c.doc).collect();
-    let wanted: Vec<(u64, &str)> = q.terms.iter().map(|t| (t.hash, t.text.as_str())).collect();
-    // tf[i][j]: occurrences of query term j in candidate i.
-    let tf = term_counts(&docs, &wanted);
-    // The collection BM25's N and mean length come from: every walked file, or
-    // (idf_scope 1) only the files that share a term with the query.
-    let in_scope = |i: usize| {
-        w.idf_scope <= 0.0
-            || tf[i].iter().any(|&n| n > 0)
-            || q.terms
-                .iter()
-                .any(|t| cands[i].doc.path_terms.binary_search(&t.hash).is_ok())
-    };
-    let (count, total_len) = (0..cands.len())
-        .filter(|&i| in_scope(i))
-        .fold((0usize, 0f64), |(c, l), i| {
-            (c + 1, l + cands[i].doc.text.len() as f64)
-        });
-    let n = count.max(1) as f64;
-    let avgdl = total_len / n;
-    let idf: Vec<f64> = doc_freqs(&tf, q.terms.len())
-        .into_iter()
-        .map(|df| {
-            let df = f64::from(df);
-            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-        })
-        .collect();
+    Scorer::default().score(cands, q, focus, w, hurry, stop)
+}
 
-    // Lexical pass: BM25 over the body, plus path and file-name matches. Its
-    // reasons are written at the end, for the files shown only.
-    let lexical = |idx: usize, why: Option<&mut Vec<String>>| -> (f64, f64) {
-        let doc = cands[idx].doc;
-        let norm = w.k1 * (1.0 - w.b + w.b * doc.text.len() as f64 / avgdl.max(1.0));
-        let (mut bm25, mut path) = (0.0, 0.0);
-        let mut hits: Vec<(f64, &str)> = Vec::new();
-        let mut path_hits: Vec<&str> = Vec::new();
-        for ((t, &idf), &tf) in q.terms.iter().zip(&idf).zip(&tf[idx]) {
-            let tf = f64::from(tf);
-            if tf > 0.0 {
-                let s = t.weight * idf * tf * (w.k1 + 1.0) / (tf + norm);
-                bm25 += s;
-                hits.push((s, &t.text));
-            }
-            if doc.path_terms.binary_search(&t.hash).is_ok() {
-                let stem = doc.stem_terms.contains(&t.hash);
-                path += t.weight * idf * (w.path + if stem { w.stem } else { 0.0 });
-                path_hits.push(&t.text);
-            }
-        }
-        if let Some(why) = why {
-            hits.sort_by(|a, b| b.0.total_cmp(&a.0));
-            if !hits.is_empty() {
-                let top: Vec<&str> = hits.iter().take(6).map(|h| h.1).collect();
-                why.push(format!("BM25 {bm25:.1}: matches {}", top.join(", ")));
-            }
-            if !path_hits.is_empty() {
-                why.push(format!("path matches {}", path_hits.join(", ")));
-            }
-        }
-        (bm25, path)
-    };
-    let mut scored: Vec<Scored> = cands
-        .par_iter()
-        .enumerate()
-        .filter(|(_, c)| c.allowed)
-        .filter_map(|(idx, _)| {
-            let (bm25, path) = lexical(idx, None);
-            (bm25 + path > 0.0).then(|| Scored {
-                idx,
-                raw: bm25 + path,
-                relevance: 0.0,
-                reasons: Vec::new(),
-                defines: Vec::new(),
-                lexical: bm25,
-                neighbour: false,
-                prior_applied: false,
-                named: None,
-                capped: None,
-            })
-        })
-        .collect();
-    scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
-
-    let t = std::time::Instant::now();
-    let hurry = hurry || stop();
-    let parsed = if hurry {
-        HashMap::new()
-    } else {
-        definition_pass(cands, q, w, &mut scored, n, &tf, stop)
-    };
-    tracing::debug!(
-        parsed = parsed.len(),
-        ms = t.elapsed().as_millis() as u64,
-        "definition pass"
-    );
-    for s in &mut scored {
-        let prior = prior(&cands[s.idx], w);
-        if prior.0 < 1.0 {
-            s.raw *= prior.0;
-            s.lexical *= prior.0;
-            s.prior_applied = true;
+impl Scored {
+    /// A file with no evidence yet.
+    pub fn new(idx: usize) -> Scored {
+        Scored {
+            idx,
+            raw: 0.0,
+            relevance: 0.0,
+            reasons: Vec::new(),
+            defines: Vec::new(),
+            lexical: 0.0,
+            neighbour: false,
+            prior_applied: false,
+            named: None,
+            capped: None,
         }
     }
-    if !hurry && !stop() {
-        neighbour_pass(cands, w, &mut scored, &parsed, n);
-    }
-    explicit_pass(cands, q, focus, w, &mut scored);
+}
 
-    scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
-    calibrate(&mut scored, q, &idf, &tf, w);
-    for s in scored.iter_mut() {
-        if let Some((_, floor, _)) = focus.floors.iter().find(|(p, _, _)| p == cands[s.idx].rel) {
-            s.relevance = s.relevance.max(*floor);
-        }
-    }
-    scored.sort_by(|a, b| {
-        b.relevance
-            .total_cmp(&a.relevance)
-            .then(b.raw.total_cmp(&a.raw))
-            .then(a.idx.cmp(&b.idx))
-    });
-    // Reasons in the order the evidence was weighed: lexical, definitions
-    // (one reason per name defined), prior, then graph and explicit evidence.
+/// Writes the reasons of the first [`EXPLAINED`] files, in the order the
+/// evidence was weighed: lexical, definitions (one reason per name defined),
+/// prior, then graph, explicit and other signals' evidence.
+fn explain(ctx: &ScoreContext, scored: &mut [Scored]) {
     for s in scored.iter_mut().take(EXPLAINED) {
         let mut why = Vec::new();
-        lexical(s.idx, Some(&mut why));
+        bm25::lexical(ctx, s.idx, Some(&mut why));
         let defs = s.defines.len().min(s.reasons.len());
         why.extend(s.reasons.drain(..defs));
         if s.prior_applied {
-            let prior = prior(&cands[s.idx], w);
+            let prior = prior(&ctx.cands[s.idx], ctx.weights);
             why.push(format!("{} (x{:.2})", prior.1, prior.0));
         }
         why.append(&mut s.reasons);
         s.reasons = why;
     }
-    scored
 }
 
 /// Files of a [`score`] answer that carry their reasons (the best ones; a

@@ -1,6 +1,7 @@
 //! The neighbour pass: relevance flows along definition/use edges from the
 //! best few files.
 
+use super::stage::{Pass, ScoreContext};
 use super::{Candidate, Scored, Weights};
 use crate::corpus::{holders_many, Doc};
 use crate::lang::Symbols;
@@ -138,5 +139,23 @@ pub(super) fn neighbour_pass(
             s.neighbour = true;
             s.reasons.push(why);
         }
+    }
+}
+
+/// The neighbour pass (skipped when the call is in a hurry): see
+/// `neighbour_pass`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Neighbours;
+
+impl Pass for Neighbours {
+    fn name(&self) -> &str {
+        "neighbours"
+    }
+
+    fn run(&self, ctx: &mut ScoreContext, scored: &mut Vec<Scored>) {
+        if ctx.must_hurry() {
+            return;
+        }
+        neighbour_pass(ctx.cands, ctx.weights, scored, &ctx.parsed, ctx.stats.n);
     }
 }

@@ -1,6 +1,7 @@
 //! Priors: multipliers for tests, docs, examples, index files and non-code.
 
-use super::{Candidate, Weights};
+use super::stage::{Pass, ScoreContext};
+use super::{Candidate, Scored, Weights};
 
 /// Whether a path looks like a test file.
 pub fn is_test_path(rel: &str) -> bool {
@@ -39,6 +40,28 @@ pub(super) fn prior(c: &Candidate, w: &Weights) -> (f64, &'static str) {
         (w.other_prior, "not source code")
     } else {
         (1.0, "")
+    }
+}
+
+/// The prior pass: scales the evidence so far (raw and BM25) of tests,
+/// docs, examples, index files and non-code by their prior.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Priors;
+
+impl Pass for Priors {
+    fn name(&self) -> &str {
+        "priors"
+    }
+
+    fn run(&self, ctx: &mut ScoreContext, scored: &mut Vec<Scored>) {
+        for s in scored.iter_mut() {
+            let prior = prior(&ctx.cands[s.idx], ctx.weights);
+            if prior.0 < 1.0 {
+                s.raw *= prior.0;
+                s.lexical *= prior.0;
+                s.prior_applied = true;
+            }
+        }
     }
 }
 
