@@ -17,6 +17,7 @@ pub mod error;
 pub mod gaps;
 pub mod lang;
 pub mod limits;
+pub mod pipeline;
 pub mod query;
 pub mod render;
 pub mod root;

@@ -4,7 +4,6 @@
 use super::{extend, Session};
 use crate::corpus::{Corpus, Doc, Loaded, Skip};
 use crate::error::Result;
-use crate::query::TaskQuery;
 use crate::score::{self, Candidate};
 use crate::types::*;
 use crate::walk::{walk_with, DependencyDirs, Filter};
@@ -51,7 +50,7 @@ impl Session {
         }
         let hurry = hurry.is_some();
         let stop = || limits.hit().is_some();
-        let scored = score::score(
+        let scored = self.pipeline.scorer.score(
             &cands,
             &self.task_query,
             &self.focus,
@@ -125,7 +124,7 @@ impl Session {
         let limits = self.limits.clone();
         let stop = || limits.hit().is_some();
         self.task_query =
-            TaskQuery::with_feedback(&self.config.task, &agent, &self.feedback, &stop);
+            (self.pipeline.query).build(&self.config.task, &agent, &self.feedback, &stop);
         Ok(filter)
     }
 

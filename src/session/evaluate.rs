@@ -141,12 +141,13 @@ impl Session {
         let t0 = Instant::now();
         let limits = self.limits.clone();
         let stop = || limits.hit().is_some();
+        let post = &self.pipeline.post;
         // On all cores: each file is parsed to choose its snippets.
         let snippets: Vec<Vec<Snippet>> = context_paths
             .par_iter()
             .map(|(p, _)| {
                 let k = &self.files[p];
-                snippets::snippets(&self.corpus[p], &self.task_query, &k.defines, &stop)
+                post.snippets(&self.corpus[p], &self.task_query, &k.defines, &stop)
             })
             .collect();
         self.note_unparsed(context_paths.iter().map(|(p, _)| p.as_str()));
