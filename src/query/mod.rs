@@ -136,33 +136,7 @@ impl TaskQuery {
         for k in feedback {
             add(k, -1.0, &mut counts);
         }
-        let mut terms: Vec<(Term, usize)> = counts
-            .into_iter()
-            .map(|(text, (n, is_code, first))| {
-                let term = Term {
-                    hash: term_hash(&text),
-                    weight: 1.0 + n.ln(),
-                    text,
-                    is_code,
-                };
-                (term, first)
-            })
-            .collect();
-        if terms.len() > MAX_QUERY_TERMS {
-            // The most informative (see MAX_QUERY_TERMS); an O(n) selection.
-            let key = |(t, first): &(Term, usize)| {
-                (
-                    std::cmp::Reverse(t.weight.to_bits()),
-                    !t.is_code,
-                    std::cmp::Reverse(t.text.len()),
-                    *first,
-                )
-            };
-            terms.select_nth_unstable_by_key(MAX_QUERY_TERMS - 1, key);
-            terms.truncate(MAX_QUERY_TERMS);
-        }
-        let mut terms: Vec<Term> = terms.into_iter().map(|(t, _)| t).collect();
-        terms.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.text.cmp(&b.text)));
+        let terms = most_informative(counts);
         // Identifiers whose term was kept.
         let kept: HashSet<u64> = terms.iter().map(|t| t.hash).collect();
         idents.retain(|id| kept.contains(&term_hash(id)));
@@ -180,6 +154,40 @@ impl TaskQuery {
     pub fn weight_of(&self, hash: u64) -> Option<f64> {
         self.weights.get(&hash).copied()
     }
+}
+
+/// The query's terms from (occurrence weight, code-like, order of first
+/// mention) per term: at most [`MAX_QUERY_TERMS`], the most informative
+/// (see there), heaviest first.
+fn most_informative(counts: HashMap<String, (f64, bool, usize)>) -> Vec<Term> {
+    let mut terms: Vec<(Term, usize)> = counts
+        .into_iter()
+        .map(|(text, (n, is_code, first))| {
+            let term = Term {
+                hash: term_hash(&text),
+                weight: 1.0 + n.ln(),
+                text,
+                is_code,
+            };
+            (term, first)
+        })
+        .collect();
+    if terms.len() > MAX_QUERY_TERMS {
+        // The most informative (see MAX_QUERY_TERMS); an O(n) selection.
+        let key = |(t, first): &(Term, usize)| {
+            (
+                std::cmp::Reverse(t.weight.to_bits()),
+                !t.is_code,
+                std::cmp::Reverse(t.text.len()),
+                *first,
+            )
+        };
+        terms.select_nth_unstable_by_key(MAX_QUERY_TERMS - 1, key);
+        terms.truncate(MAX_QUERY_TERMS);
+    }
+    let mut terms: Vec<Term> = terms.into_iter().map(|(t, _)| t).collect();
+    terms.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.text.cmp(&b.text)));
+    terms
 }
 
 /// File paths and dotted module names written in the text.
