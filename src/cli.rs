@@ -159,7 +159,7 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
                 budget_tokens: Some(args.budget_tokens),
                 deadline_ms: Some(args.deadline_ms),
             },
-            &crate::score::Weights::default(),
+            &Default::default(),
             None,
             &|done, total, msg| progress.cycle(done, total, msg),
         )

@@ -11,7 +11,6 @@ pub use transport::LineTransport;
 use crate::engine::{Engine, EngineOptions};
 use crate::error::Error;
 use crate::render::{self, Render};
-use crate::score::Weights;
 use crate::tools::dispatch::DispatchParams;
 use crate::tools::evaluate::EvaluateParams;
 use crate::tools::refine::RefineParams;
@@ -189,7 +188,7 @@ impl CtxServer {
         let r = run(ct, move || {
             engine.retrieve_with(
                 p,
-                &Weights::default(),
+                &Default::default(),
                 Some(cancel),
                 &move |done, total, msg| {
                     let _ = tx.send((done, total, msg.to_string()));
