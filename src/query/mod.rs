@@ -31,7 +31,9 @@ pub const MAX_QUERY_TERMS: usize = 1024;
 /// One weighted query term (lowercased).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Term {
+    /// The term, lowercased (an identifier whole or one of its parts).
     pub text: String,
+    /// Its [`term_hash`].
     pub hash: u64,
     /// 1 + ln(occurrences), raised for title and agent keywords.
     pub weight: f64,
@@ -43,6 +45,7 @@ pub struct Term {
 /// What a task (plus agent keywords) asks for, ready to score with.
 #[derive(Debug, Clone, Default)]
 pub struct TaskQuery {
+    /// The weighted terms, heaviest first (at most [`MAX_QUERY_TERMS`]).
     pub terms: Vec<Term>,
     /// Identifiers in their original case, candidates for "files that define them".
     pub identifiers: Vec<String>,

@@ -66,6 +66,7 @@ impl TermSet {
         self.slots
     }
 
+    /// Whether the set holds no term.
     pub fn is_empty(&self) -> bool {
         self.slots == 0
     }

@@ -37,7 +37,9 @@ use std::sync::Arc;
 /// a high file uses is related context: medium tier).
 #[derive(Debug, Clone, Default)]
 pub struct Focus {
+    /// (directory prefix ending in `/` or path, share of the best raw score, reason).
     pub boosts: Vec<(String, f64, String)>,
+    /// (path, lowest relevance in [0, 1], reason).
     pub floors: Vec<(String, f64, String)>,
 }
 
@@ -46,9 +48,12 @@ pub struct Focus {
 pub struct Scored {
     /// Index into the scored slice.
     pub idx: usize,
+    /// The evidence summed by the passes (BM25 units; unbounded).
     pub raw: f64,
     /// Calibrated relevance in [0, 1].
     pub relevance: f64,
+    /// Why, in the order the evidence was weighed (the first [`EXPLAINED`]
+    /// files only).
     pub reasons: Vec<String>,
     /// Task identifiers this file defines.
     pub defines: Vec<String>,
