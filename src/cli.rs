@@ -2,7 +2,7 @@
 //! `main.rs`) that writes to stdout.
 
 use crate::engine::{Engine, EngineOptions};
-use crate::output;
+use crate::render;
 use crate::tools::retrieve::RetrieveParams;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -159,7 +159,7 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
                 budget_tokens: Some(args.budget_tokens),
                 deadline_ms: Some(args.deadline_ms),
             },
-            &crate::score::Weights::default(),
+            &Default::default(),
             None,
             &|done, total, msg| progress.cycle(done, total, msg),
         )
@@ -182,9 +182,9 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
         }
     });
     let text = match format {
-        Format::Text => output::render_text(&out),
+        Format::Text => render::render_text(&out),
         Format::Json => serde_json::to_string_pretty(&out)? + "\n",
-        Format::Markdown => output::render_markdown(&out, &task),
+        Format::Markdown => render::render_markdown(&out, &task),
     };
     match args.out {
         Some(path) => {

@@ -6,6 +6,7 @@
 use crate::config::range;
 use crate::corpus::Corpus;
 use crate::error::{Error, Result};
+use crate::pipeline::Pipeline;
 use crate::root::Roots;
 use crate::score::Weights;
 use crate::session::{Session, Sessions};
@@ -44,6 +45,10 @@ pub struct EngineOptions {
     /// Let the CLI's `--root` (or the server's own) be hidden or ignored
     /// (`--allow-hidden-root`). Never applies to a server's `root` arguments.
     pub allow_hidden_root: bool,
+    /// The retrieval stages every call runs (query, scoring signals,
+    /// re-ranking, snippets and budget): [`Pipeline::default`] unless a
+    /// library user adds a signal or replaces a stage.
+    pub pipeline: Pipeline,
 }
 
 /// Shared state: the file cache and the sessions.
@@ -116,6 +121,7 @@ impl Engine {
         let max_cycles = cfg.max_cycles;
         let mut session = Session::new(String::new(), cfg);
         session.weights = weights.clone();
+        session.pipeline = self.options.pipeline.clone();
         session.limits = limits.clone();
         session.reuse_walk = true;
         loop {
@@ -185,6 +191,7 @@ impl Engine {
                 let session = self.sessions.create(cfg);
                 let mut s = session.lock().expect("session poisoned");
                 s.limits = limits;
+                s.pipeline = self.options.pipeline.clone();
                 let mut out = s.dispatch(&self.corpus, &[], &[], &[])?;
                 out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
                 return Ok(out);

@@ -42,6 +42,7 @@ fn main() -> ExitCode {
                     allow_roots: allow_root,
                     hidden_whitelisted,
                     allow_hidden_root,
+                    ..Default::default()
                 }));
                 // The blocking stdin reader would keep the runtime alive: end now.
                 rt.shutdown_background();

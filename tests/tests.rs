@@ -8,6 +8,7 @@ mod binary;
 mod bounded;
 mod concurrency;
 mod confinement;
+mod custom_signal;
 mod evidence;
 mod expand;
 mod fuzz_regressions;

@@ -10,8 +10,7 @@ pub use transport::LineTransport;
 
 use crate::engine::{Engine, EngineOptions};
 use crate::error::Error;
-use crate::output;
-use crate::score::Weights;
+use crate::render::{self, Render};
 use crate::tools::dispatch::DispatchParams;
 use crate::tools::evaluate::EvaluateParams;
 use crate::tools::refine::RefineParams;
@@ -189,7 +188,7 @@ impl CtxServer {
         let r = run(ct, move || {
             engine.retrieve_with(
                 p,
-                &Weights::default(),
+                &Default::default(),
                 Some(cancel),
                 &move |done, total, msg| {
                     let _ = tx.send((done, total, msg.to_string()));
@@ -215,9 +214,9 @@ impl CtxServer {
         }
         match r {
             Ok(mut out) => match content {
-                Content::Both => result(&out, output::render_text(&out)),
+                Content::Both => result(&out, out.text()),
                 Content::Text => {
-                    let text = output::render_text(&out);
+                    let text = out.text();
                     for f in &mut out.files {
                         for sn in &mut f.snippets {
                             sn.text.clear();
@@ -225,15 +224,7 @@ impl CtxServer {
                     }
                     result(&out, text)
                 }
-                Content::Structured => {
-                    let line = format!(
-                        "ctxloop: {} files from {} (stop: {}); the answer, with snippets, is in structuredContent",
-                        out.files.len(),
-                        out.root.path,
-                        out.stop_reason.as_str()
-                    );
-                    result(&out, line)
-                }
+                Content::Structured => result(&out, render::retrieve_summary(&out)),
             },
             Err(e) => e,
         }
@@ -257,25 +248,7 @@ impl CtxServer {
         let engine = self.engine.clone();
         let cancel = ct.clone();
         match run(ct, move || engine.dispatch_with(p, Some(cancel))).await {
-            Ok(out) => {
-                let mut text = format!(
-                    "session {} cycle {}: {} candidates ({} files walked)\n",
-                    out.session_id,
-                    out.cycle,
-                    out.candidates.len(),
-                    out.stats.files_walked
-                );
-                for c in &out.candidates {
-                    text.push_str(&format!(
-                        "- {} [{} {:.2}] {}\n",
-                        c.path,
-                        c.tier.as_str(),
-                        c.relevance,
-                        c.reasons.join("; ")
-                    ));
-                }
-                result(&out, text)
-            }
+            Ok(out) => result(&out, out.text()),
             Err(e) => e,
         }
     }
@@ -297,30 +270,7 @@ impl CtxServer {
         };
         let engine = self.engine.clone();
         match run(ct, move || engine.evaluate(p)).await {
-            Ok(out) => {
-                let mut text = format!(
-                    "cycle {}: {} high, decision {}\n",
-                    out.cycle, out.high_count, out.decision
-                );
-                for f in &out.evaluations {
-                    text.push_str(&format!(
-                        "- {} [{} {:.2}]\n",
-                        f.path,
-                        f.tier.as_str(),
-                        f.relevance
-                    ));
-                }
-                for g in &out.gaps {
-                    text.push_str(&format!(
-                        "gap [{}{}] {} {}\n",
-                        g.kind,
-                        if g.critical { ", critical" } else { "" },
-                        g.description,
-                        g.suggested_paths.join(", ")
-                    ));
-                }
-                result(&out, text)
-            }
+            Ok(out) => result(&out, out.text()),
             Err(e) => e,
         }
     }
@@ -342,20 +292,7 @@ impl CtxServer {
         };
         let engine = self.engine.clone();
         match run(ct, move || engine.refine(p)).await {
-            Ok(out) => {
-                let text = format!(
-                    "next cycle {}: done={}{}; added keywords: {}; focus: {}; excluded: {}",
-                    out.cycle,
-                    out.done,
-                    out.stop_reason
-                        .map(|r| format!(" ({})", r.as_str()))
-                        .unwrap_or_default(),
-                    out.added.keywords.join(", "),
-                    out.added.focus_areas.join(", "),
-                    out.excluded.join(", ")
-                );
-                result(&out, text)
-            }
+            Ok(out) => result(&out, out.text()),
             Err(e) => e,
         }
     }

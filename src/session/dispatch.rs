@@ -4,8 +4,6 @@
 use super::{extend, Session};
 use crate::corpus::{Corpus, Doc, Loaded, Skip};
 use crate::error::Result;
-use crate::output;
-use crate::query::TaskQuery;
 use crate::score::{self, Candidate};
 use crate::types::*;
 use crate::walk::{walk_with, DependencyDirs, Filter};
@@ -52,7 +50,7 @@ impl Session {
         }
         let hurry = hurry.is_some();
         let stop = || limits.hit().is_some();
-        let scored = score::score(
+        let scored = self.pipeline.scorer.score(
             &cands,
             &self.task_query,
             &self.focus,
@@ -98,7 +96,9 @@ impl Session {
                 .map(
                     |f| match (self.corpus.get(&f.path), self.files.get(&f.path)) {
                         (Some(doc), Some(k)) => {
-                            output::snippets(doc, &self.task_query, &k.defines, &stop)
+                            self.pipeline
+                                .post
+                                .snippets(doc, &self.task_query, &k.defines, &stop)
                         }
                         _ => Vec::new(),
                     },
@@ -109,7 +109,9 @@ impl Session {
             }
             self.note_unparsed(out_cands.iter().map(|f| f.path.as_str()));
             stats.not_parsed = self.stats.not_parsed.clone();
-            output::pack(&mut out_cands, self.config.budget_tokens)
+            self.pipeline
+                .post
+                .pack(&mut out_cands, self.config.budget_tokens)
         };
         Ok(DispatchOutput {
             session_id: self.id.clone(),
@@ -152,7 +154,7 @@ impl Session {
         let limits = self.limits.clone();
         let stop = || limits.hit().is_some();
         self.task_query =
-            TaskQuery::with_feedback(&self.config.task, &agent, &self.feedback, &stop);
+            (self.pipeline.query).build(&self.config.task, &agent, &self.feedback, &stop);
         Ok(filter)
     }
 

@@ -4,7 +4,7 @@ use super::stop::{self, CycleFacts};
 use super::{Kept, Session};
 use crate::error::{Error, Result};
 use crate::gaps::{self, InContext};
-use crate::output;
+use crate::snippets;
 use crate::tools::evaluate::Judgment;
 use crate::types::*;
 use rayon::prelude::*;
@@ -143,12 +143,13 @@ impl Session {
         let t0 = Instant::now();
         let limits = self.limits.clone();
         let stop = || limits.hit().is_some();
+        let post = &self.pipeline.post;
         // On all cores: each file is parsed to choose its snippets.
         let snippets: Vec<Vec<Snippet>> = context_paths
             .par_iter()
             .map(|(p, _)| {
                 let k = &self.files[p];
-                output::snippets(&self.corpus[p], &self.task_query, &k.defines, &stop)
+                post.snippets(&self.corpus[p], &self.task_query, &k.defines, &stop)
             })
             .collect();
         self.note_unparsed(context_paths.iter().map(|(p, _)| p.as_str()));
@@ -184,7 +185,7 @@ impl Session {
         let context_tokens: usize = snippets
             .iter()
             .flatten()
-            .map(|s| output::tokens_of(&s.text))
+            .map(|s| snippets::tokens_of(&s.text))
             .sum();
         // Kept for `result()`: the answer of the last cycle shows the same files.
         self.snippets = context_paths
@@ -220,7 +221,10 @@ impl Session {
                 .total_cmp(&a.relevance)
                 .then_with(|| a.path.cmp(&b.path))
         });
-        let (tokens, dropped) = output::pack(&mut evaluations, self.config.budget_tokens);
+        let (tokens, dropped) = self
+            .pipeline
+            .post
+            .pack(&mut evaluations, self.config.budget_tokens);
         (evaluations, tokens, dropped)
     }
 

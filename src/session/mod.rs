@@ -19,7 +19,7 @@ pub use store::{Sessions, MAX_SESSIONS, SESSION_TTL};
 use crate::config::LoopConfig;
 use crate::corpus::Doc;
 use crate::limits::Limits;
-use crate::output;
+use crate::pipeline::Pipeline;
 use crate::query::TaskQuery;
 use crate::root::root_info;
 use crate::score::{Focus, Weights};
@@ -41,6 +41,8 @@ pub struct Session {
     pub id: String,
     /// Scoring constants (the defaults unless a benchmark sets others).
     pub weights: Weights,
+    /// The retrieval stages (the engine's).
+    pub pipeline: Pipeline,
     pub config: LoopConfig,
     root: Root,
     query: Query,
@@ -91,6 +93,7 @@ impl Session {
         Session {
             id,
             weights: Weights::default(),
+            pipeline: Pipeline::default(),
             root: root_info(&config.root),
             task_query: TaskQuery::new(&config.task, &config.keywords),
             config,
@@ -199,6 +202,7 @@ impl Session {
         let threshold = self.config.high_threshold;
         let limits = self.limits.clone();
         let stop = || limits.hit().is_some();
+        let post = &self.pipeline.post;
         let mut files: Vec<File> = self
             .ranked()
             .into_iter()
@@ -209,7 +213,7 @@ impl Session {
                     None => self
                         .corpus
                         .get(&p)
-                        .map(|d| output::snippets(d, &self.task_query, &k.defines, &stop))
+                        .map(|d| post.snippets(d, &self.task_query, &k.defines, &stop))
                         .unwrap_or_default(),
                 };
                 File {
@@ -221,7 +225,7 @@ impl Session {
                 }
             })
             .collect();
-        let (tokens, dropped) = output::pack(&mut files, self.config.budget_tokens);
+        let (tokens, dropped) = post.pack(&mut files, self.config.budget_tokens);
         RetrieveOutput {
             files,
             gaps: self.gaps.clone(),

@@ -1,0 +1,321 @@
+//! Renderings: the compact text of every tool's answer ([`Render`], used by
+//! the server and the CLI) and the Markdown of a `retrieve` result, for
+//! models that read only text content and for people. A change to the output
+//! format lands here (the structured shape is `crate::types`).
+
+use crate::types::{DispatchOutput, EvaluateOutput, File, RefineOutput, RetrieveOutput, Snippet};
+
+/// Longest run of a file's reasons in the text rendering, in bytes (the
+/// structured result keeps them all).
+const MAX_REASON_BYTES: usize = 300;
+
+/// A file's header line in the text rendering (`#rank path [tier relevance] reasons`).
+pub(crate) fn file_line(rank: usize, f: &File) -> String {
+    let mut reasons = f.reasons.join("; ");
+    if reasons.len() > MAX_REASON_BYTES {
+        let mut cut = MAX_REASON_BYTES;
+        while !reasons.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        reasons.truncate(cut);
+        reasons.push('…');
+    }
+    format!(
+        "\n#{} {} [{} {:.2}] {}\n",
+        rank,
+        f.path,
+        f.tier.as_str(),
+        f.relevance,
+        reasons
+    )
+}
+
+/// A snippet in the text rendering: its range and text, or the handle of one
+/// left out for the budget.
+pub(crate) fn snippet_lines(path: &str, sn: &Snippet) -> String {
+    if sn.text.is_empty() {
+        format!(
+            "   {}:{}-{} (left out: budget)\n",
+            path, sn.start_line, sn.end_line
+        )
+    } else {
+        format!(
+            "--- {}:{}-{}\n{}\n",
+            path, sn.start_line, sn.end_line, sn.text
+        )
+    }
+}
+
+/// One line naming what the walk skipped ("skipped: 3 binary, 1 too large"),
+/// or `None` when nothing was.
+pub fn skipped_line(out: &RetrieveOutput) -> Option<String> {
+    let k = &out.stats.skipped;
+    let parts: Vec<String> = [
+        (k.binary, "binary"),
+        (k.too_large, "too large"),
+        (k.minified, "minified"),
+        (k.unreadable, "unreadable"),
+        (k.ignored, "excluded by globs"),
+        (k.not_read, "not read (stopped early)"),
+        (k.links_not_followed, "links not followed"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    (!parts.is_empty()).then(|| format!("skipped: {}", parts.join(", ")))
+}
+
+/// Compact text for models that read only text content.
+pub fn render_text(out: &RetrieveOutput) -> String {
+    let mut s = format!(
+        "ctxloop: {} files from {} (stop: {}, {} cycle{}, {} files walked, {} ms)\n",
+        out.files.len(),
+        out.root.path,
+        out.stop_reason.as_str(),
+        out.cycles.len(),
+        if out.cycles.len() == 1 { "" } else { "s" },
+        out.stats.files_walked,
+        out.stats.elapsed_ms
+    );
+    if let Some(t) = &out.truncated {
+        s.push_str(&format!("stopped early: {}\n", t.detail));
+    }
+    if let Some(line) = skipped_line(out) {
+        s.push_str(&line);
+        s.push('\n');
+    }
+    for (i, f) in out.files.iter().enumerate() {
+        s.push_str(&file_line(i + 1, f));
+        for sn in &f.snippets {
+            s.push_str(&snippet_lines(&f.path, sn));
+        }
+    }
+    if !out.gaps.is_empty() {
+        s.push_str("\nGaps:\n");
+        for g in &out.gaps {
+            s.push_str(&format!(
+                "- [{}{}] {}{}\n",
+                g.kind,
+                if g.critical { ", critical" } else { "" },
+                g.description,
+                if g.suggested_paths.is_empty() {
+                    String::new()
+                } else {
+                    format!(" -> {}", g.suggested_paths.join(", "))
+                }
+            ));
+        }
+    }
+    if !out.dropped.is_empty() {
+        // The handles are under each file already: one line, not the list again.
+        s.push_str(&format!(
+            "\n{} snippet{} left out to stay within the token budget (ranges under each file)\n",
+            out.dropped.len(),
+            if out.dropped.len() == 1 { "" } else { "s" }
+        ));
+    }
+    s
+}
+
+/// Markdown for people and for sub-agents that read files; `task` is the
+/// task the context was gathered for (a sub-agent handed the file sees it).
+pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
+    let mut s = format!(
+        "# ctxloop context\n\nTask: {}\n\nRoot: `{}` · stop: `{}` · cycles: {} · files walked: {} · {} ms\n\n",
+        task.trim(),
+        out.root.path,
+        out.stop_reason.as_str(),
+        out.cycles.len(),
+        out.stats.files_walked,
+        out.stats.elapsed_ms
+    );
+    if let Some(t) = &out.truncated {
+        s.push_str(&format!("**Stopped early:** {}\n\n", t.detail));
+    }
+    if let Some(line) = skipped_line(out) {
+        s.push_str(&format!("{line}\n\n"));
+    }
+    s.push_str("| # | file | tier | relevance | why |\n|---|---|---|---|---|\n");
+    for (i, f) in out.files.iter().enumerate() {
+        s.push_str(&format!(
+            "| {} | `{}` | {} | {:.2} | {} |\n",
+            i + 1,
+            f.path,
+            f.tier.as_str(),
+            f.relevance,
+            f.reasons.join("; ").replace('|', "\\|")
+        ));
+    }
+    for f in &out.files {
+        for sn in f.snippets.iter().filter(|sn| !sn.text.is_empty()) {
+            let lang = f.path.rsplit('.').next().unwrap_or("");
+            s.push_str(&format!(
+                "\n## {}:{}-{}\n\n```{}\n{}\n```\n",
+                f.path, sn.start_line, sn.end_line, lang, sn.text
+            ));
+        }
+    }
+    if !out.gaps.is_empty() {
+        s.push_str("\n## Gaps\n\n");
+        for g in &out.gaps {
+            s.push_str(&format!(
+                "- **{}**{}: {} {}\n",
+                g.kind,
+                if g.critical { " (critical)" } else { "" },
+                g.description,
+                g.suggested_paths
+                    .iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    if !out.dropped.is_empty() {
+        s.push_str(&format!(
+            "\nLeft out for the token budget: {}\n",
+            out.dropped.join(", ")
+        ));
+    }
+    s
+}
+
+/// The compact text rendering of a tool's answer: what a model that reads
+/// only text content sees beside `structuredContent`. One impl per tool, all
+/// in this file.
+pub trait Render {
+    /// The text rendering, lines ending in `\n`.
+    fn text(&self) -> String;
+}
+
+impl Render for RetrieveOutput {
+    fn text(&self) -> String {
+        render_text(self)
+    }
+}
+
+/// `retrieve` with `content: "structured"`: one summary line, the answer is
+/// in `structuredContent`.
+pub fn retrieve_summary(out: &RetrieveOutput) -> String {
+    format!(
+        "ctxloop: {} files from {} (stop: {}); the answer, with snippets, is in structuredContent",
+        out.files.len(),
+        out.root.path,
+        out.stop_reason.as_str()
+    )
+}
+
+impl Render for DispatchOutput {
+    fn text(&self) -> String {
+        let out = self;
+        let mut text = format!(
+            "session {} cycle {}: {} candidates ({} files walked)\n",
+            out.session_id,
+            out.cycle,
+            out.candidates.len(),
+            out.stats.files_walked
+        );
+        for c in &out.candidates {
+            text.push_str(&format!(
+                "- {} [{} {:.2}] {}\n",
+                c.path,
+                c.tier.as_str(),
+                c.relevance,
+                c.reasons.join("; ")
+            ));
+        }
+        text
+    }
+}
+
+impl Render for EvaluateOutput {
+    fn text(&self) -> String {
+        let out = self;
+        let mut text = format!(
+            "cycle {}: {} high, decision {}\n",
+            out.cycle, out.high_count, out.decision
+        );
+        for f in &out.evaluations {
+            text.push_str(&format!(
+                "- {} [{} {:.2}]\n",
+                f.path,
+                f.tier.as_str(),
+                f.relevance
+            ));
+        }
+        for g in &out.gaps {
+            text.push_str(&format!(
+                "gap [{}{}] {} {}\n",
+                g.kind,
+                if g.critical { ", critical" } else { "" },
+                g.description,
+                g.suggested_paths.join(", ")
+            ));
+        }
+        text
+    }
+}
+
+impl Render for RefineOutput {
+    fn text(&self) -> String {
+        let out = self;
+        format!(
+            "next cycle {}: done={}{}; added keywords: {}; focus: {}; excluded: {}",
+            out.cycle,
+            out.done,
+            out.stop_reason
+                .map(|r| format!(" ({})", r.as_str()))
+                .unwrap_or_default(),
+            out.added.keywords.join(", "),
+            out.added.focus_areas.join(", "),
+            out.excluded.join(", ")
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_and_markdown_say_when_the_call_stopped_early() {
+        let engine = crate::engine::Engine::new(Default::default());
+        let mut out = engine
+            .retrieve(crate::tools::retrieve::RetrieveParams {
+                task: "fix the token expiry bug".into(),
+                root: Some(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc").into()),
+                ..Default::default()
+            })
+            .unwrap();
+        assert!(!render_text(&out).contains("stopped early"));
+        let detail = "deadline of 10 ms passed in cycle 1 while reading files: 3 of 9 read";
+        out.truncated = Some(crate::types::Truncated {
+            reason: crate::types::StopReason::Deadline,
+            detail: detail.into(),
+        });
+        assert!(render_text(&out).contains(&format!("stopped early: {detail}")));
+        let md = render_markdown(&out, "  fix the token expiry bug ");
+        assert!(md.contains("Task: fix the token expiry bug\n"), "{md}");
+        assert!(md.contains(&format!("**Stopped early:** {detail}")), "{md}");
+    }
+
+    #[test]
+    fn text_and_markdown_say_what_was_skipped() {
+        let engine = crate::engine::Engine::new(Default::default());
+        let mut out = engine
+            .retrieve(crate::tools::retrieve::RetrieveParams {
+                task: "fix the token expiry bug".into(),
+                root: Some(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc").into()),
+                ..Default::default()
+            })
+            .unwrap();
+        out.stats.skipped = Default::default();
+        assert!(!render_text(&out).contains("skipped:"));
+        out.stats.skipped.binary = 3;
+        out.stats.skipped.too_large = 1;
+        let line = "skipped: 3 binary, 1 too large\n";
+        assert!(render_text(&out).contains(line), "{}", render_text(&out));
+        assert!(render_markdown(&out, "t").contains(line));
+    }
+}

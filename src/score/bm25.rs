@@ -1,0 +1,156 @@
+//! BM25 (Robertson & Zaragoza 2009) over the file body, plus path and
+//! file-name matches: the lexical pass, and the collection statistics every
+//! pass reads. The formula is here and only here.
+//!
+//! Per query term `t` with weight `w_t`, document frequency `df` among `N`
+//! files of mean length `avgdl` (bytes), and `tf` occurrences in a file of
+//! length `dl`: `idf = ln(1 + (N - df + 0.5) / (df + 0.5))` and
+//! `bm25 = Σ w_t · idf · tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))`.
+
+use super::stage::{Pass, ScoreContext};
+use super::{Candidate, Scored, Weights};
+use crate::corpus::{term_counts, Doc};
+use crate::query::TaskQuery;
+use rayon::prelude::*;
+
+/// The statistics of one scoring call: which collection BM25's `N` and mean
+/// length come from ([`Weights::idf_scope`]), each query term's IDF, and the
+/// term-count matrix.
+#[derive(Debug, Clone)]
+pub struct Bm25Stats {
+    /// `N`: files in the collection (at least 1).
+    pub n: f64,
+    /// Mean length of a file of the collection, in bytes.
+    pub avgdl: f64,
+    /// IDF of each query term, in the query's term order.
+    pub idf: Vec<f64>,
+    /// `tf[i][j]`: occurrences of query term `j` in candidate `i`.
+    pub tf: Vec<Vec<u32>>,
+}
+
+impl Bm25Stats {
+    /// Counts the query's terms in every candidate and derives the statistics.
+    pub fn new(cands: &[Candidate], q: &TaskQuery, w: &Weights) -> Bm25Stats {
+        let docs: Vec<&Doc> = cands.iter().map(|c| &**c.doc).collect();
+        let wanted: Vec<(u64, &str)> = q.terms.iter().map(|t| (t.hash, t.text.as_str())).collect();
+        // tf[i][j]: occurrences of query term j in candidate i.
+        let tf = term_counts(&docs, &wanted);
+        // The collection BM25's N and mean length come from: every walked file, or
+        // (idf_scope 1) only the files that share a term with the query.
+        let in_scope = |i: usize| {
+            w.idf_scope <= 0.0
+                || tf[i].iter().any(|&n| n > 0)
+                || q.terms
+                    .iter()
+                    .any(|t| cands[i].doc.path_terms.binary_search(&t.hash).is_ok())
+        };
+        let (count, total_len) = (0..cands.len())
+            .filter(|&i| in_scope(i))
+            .fold((0usize, 0f64), |(c, l), i| {
+                (c + 1, l + cands[i].doc.text.len() as f64)
+            });
+        let n = count.max(1) as f64;
+        let avgdl = total_len / n;
+        let idf: Vec<f64> = doc_freqs(&tf, q.terms.len())
+            .into_iter()
+            .map(|df| idf(n, f64::from(df)))
+            .collect();
+        Bm25Stats { n, avgdl, idf, tf }
+    }
+}
+
+/// IDF of a term held by `df` of `n` files (never negative).
+pub fn idf(n: f64, df: f64) -> f64 {
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+}
+
+/// The lexical evidence of candidate `idx`: (BM25 of the body, path and
+/// file-name match). With `why`, its reasons are written too (for the files
+/// shown only).
+pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<String>>) -> (f64, f64) {
+    let (q, w, st) = (ctx.query, ctx.weights, &ctx.stats);
+    let doc = ctx.cands[idx].doc;
+    let norm = w.k1 * (1.0 - w.b + w.b * doc.text.len() as f64 / st.avgdl.max(1.0));
+    let (mut bm25, mut path) = (0.0, 0.0);
+    let mut hits: Vec<(f64, &str)> = Vec::new();
+    let mut path_hits: Vec<&str> = Vec::new();
+    for ((t, &idf), &tf) in q.terms.iter().zip(&st.idf).zip(&st.tf[idx]) {
+        let tf = f64::from(tf);
+        if tf > 0.0 {
+            let s = t.weight * idf * tf * (w.k1 + 1.0) / (tf + norm);
+            bm25 += s;
+            hits.push((s, &t.text));
+        }
+        if doc.path_terms.binary_search(&t.hash).is_ok() {
+            let stem = doc.stem_terms.contains(&t.hash);
+            path += t.weight * idf * (w.path + if stem { w.stem } else { 0.0 });
+            path_hits.push(&t.text);
+        }
+    }
+    if let Some(why) = why {
+        hits.sort_by(|a, b| b.0.total_cmp(&a.0));
+        if !hits.is_empty() {
+            let top: Vec<&str> = hits.iter().take(6).map(|h| h.1).collect();
+            why.push(format!("BM25 {bm25:.1}: matches {}", top.join(", ")));
+        }
+        if !path_hits.is_empty() {
+            why.push(format!("path matches {}", path_hits.join(", ")));
+        }
+    }
+    (bm25, path)
+}
+
+/// The lexical pass: every allowed candidate with BM25 or path evidence
+/// enters, best raw score first.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Lexical;
+
+impl Pass for Lexical {
+    fn name(&self) -> &str {
+        "lexical"
+    }
+
+    fn run(&self, ctx: &mut ScoreContext, scored: &mut Vec<Scored>) {
+        let ctx = &*ctx;
+        let mut found: Vec<Scored> = ctx
+            .cands
+            .par_iter()
+            .enumerate()
+            .filter(|(_, c)| c.allowed)
+            .filter_map(|(idx, _)| {
+                let (bm25, path) = lexical(ctx, idx, None);
+                (bm25 + path > 0.0).then(|| Scored {
+                    raw: bm25 + path,
+                    lexical: bm25,
+                    ..Scored::new(idx)
+                })
+            })
+            .collect();
+        scored.append(&mut found);
+        scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
+    }
+}
+
+/// Document frequency of each of `terms` terms, from a [`term_counts`] matrix.
+fn doc_freqs(tf: &[Vec<u32>], terms: usize) -> Vec<u32> {
+    let mut df = vec![0u32; terms];
+    for row in tf {
+        for (d, &n) in df.iter_mut().zip(row) {
+            *d += u32::from(n > 0);
+        }
+    }
+    df
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rarer_term_weighs_more_and_no_idf_is_negative() {
+        assert!(idf(100.0, 1.0) > idf(100.0, 10.0));
+        assert!(idf(100.0, 10.0) > idf(100.0, 90.0));
+        assert!(idf(100.0, 100.0) > 0.0);
+        assert!((idf(1.0, 1.0) - (1.0f64 + 0.5 / 1.5).ln()).abs() < 1e-12);
+    }
+}

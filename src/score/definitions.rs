@@ -1,0 +1,120 @@
+//! The definition pass: files that define a task identifier.
+
+use super::stage::{Pass, ScoreContext};
+use super::{Candidate, Scored, Weights};
+use crate::lang::Symbols;
+use crate::query::{term_hash, TaskQuery};
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// Files that *define* a task identifier outrank files that only mention it.
+/// Only the lexically best `parse_cap` files (and files holding a rare task
+/// identifier) are parsed, so cost stays bounded on large trees.
+pub(super) fn definition_pass(
+    cands: &[Candidate],
+    q: &TaskQuery,
+    w: &Weights,
+    scored: &mut [Scored],
+    n: f64,
+    tf: &[Vec<u32>],
+    stop: &(dyn Fn() -> bool + Sync),
+) -> HashMap<usize, Arc<Symbols>> {
+    // (identifier, index of its query term, the term's weight)
+    let term_of: HashMap<u64, usize> = q
+        .terms
+        .iter()
+        .enumerate()
+        .map(|(j, t)| (t.hash, j))
+        .collect();
+    let idents: Vec<(&str, usize, f64)> = q
+        .identifiers
+        .iter()
+        .filter_map(|id| {
+            let j = *term_of.get(&term_hash(id))?;
+            Some((id.as_str(), j, q.terms[j].weight))
+        })
+        .collect();
+    let mut to_parse: HashSet<usize> = scored
+        .iter()
+        .take(w.parse_cap)
+        .filter(|s| cands[s.idx].doc.language.is_some())
+        .map(|s| s.idx)
+        .collect();
+    // Files holding a rare identifier (in at most 8 files) are parsed too: the
+    // definition of a name the task mentions once can be lexically weak.
+    for &(_, j, _) in &idents {
+        let holders: Vec<usize> = scored
+            .iter()
+            .filter(|s| cands[s.idx].doc.language.is_some() && tf[s.idx][j] > 0)
+            .map(|s| s.idx)
+            .take(9)
+            .collect();
+        if holders.len() <= 8 {
+            to_parse.extend(holders);
+        }
+    }
+    let parsed: HashMap<usize, Arc<Symbols>> = to_parse
+        .into_par_iter()
+        .map(|i| (i, cands[i].doc.symbols_until(stop)))
+        .collect();
+    // Definition IDF: how many parsed files define the name.
+    let ident_set: HashSet<&str> = idents.iter().map(|&(id, _, _)| id).collect();
+    let mut ndef: HashMap<&str, usize> = HashMap::new();
+    for syms in parsed.values() {
+        let mut seen = HashSet::new();
+        for d in &syms.definitions {
+            if let Some(&id) = ident_set.get(d.name.as_str()) {
+                if seen.insert(id) {
+                    *ndef.entry(id).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    for s in scored.iter_mut() {
+        let Some(syms) = parsed.get(&s.idx) else {
+            continue;
+        };
+        s.capped = syms.capped;
+        let mut bonus = 0.0;
+        for &(id, _, weight) in &idents {
+            // A top-level definition says more than a method of the same name.
+            if let Some(d) = syms.defines(id).min_by_key(|d| d.parent.is_some()) {
+                let count = ndef.get(id).copied().unwrap_or(1) as f64;
+                let kind = if d.parent.is_some() && matches!(d.kind.as_str(), "function" | "method")
+                {
+                    w.method_definition
+                } else {
+                    1.0
+                };
+                bonus += kind * weight * (1.0 + n / count).ln() * w.definition / (1.0 + count.ln());
+                s.defines.push(id.to_string());
+                s.reasons.push(format!(
+                    "defines {} `{}` (lines {}-{})",
+                    d.kind, id, d.start_line, d.end_line
+                ));
+            }
+        }
+        s.raw += bonus;
+    }
+    parsed
+}
+
+/// The definition pass (skipped when the call is in a hurry): see
+/// `definition_pass`. It records the parsed symbols for the passes after it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Definitions;
+
+impl Pass for Definitions {
+    fn name(&self) -> &str {
+        "definitions"
+    }
+
+    fn run(&self, ctx: &mut ScoreContext, scored: &mut Vec<Scored>) {
+        if ctx.must_hurry() {
+            return;
+        }
+        let (cands, q, w, st) = (ctx.cands, ctx.query, ctx.weights, &ctx.stats);
+        ctx.parsed = definition_pass(cands, q, w, scored, st.n, &st.tf, ctx.stop);
+    }
+}

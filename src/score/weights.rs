@@ -1,0 +1,151 @@
+//! [`Weights`]: the scoring constants, as data (`ctxloop bench --weights`
+//! sets them by name).
+
+/// Scoring constants.
+#[derive(Debug, Clone)]
+pub struct Weights {
+    /// BM25 term-frequency saturation (Robertson & Zaragoza 2009, standard 1.2).
+    pub k1: f64,
+    /// BM25 length normalisation (standard 0.75).
+    pub b: f64,
+    /// Per IDF unit of a query term found in the path's directories or file name.
+    pub path: f64,
+    /// Extra per IDF unit when the term is in the file's stem (`token` in `token.py`).
+    pub stem: f64,
+    /// Multiplier of the definition weight when the definition is a method
+    /// (a name many classes define, such as `doit`, says less than a function).
+    pub method_definition: f64,
+    /// Per definition-IDF unit of a task identifier the file defines (DESIGN.md §4:
+    /// definitions of named identifiers were worth +4.6 Acc@5, +10 Acc@1).
+    pub definition: f64,
+    /// Share of the best score added to a file the task names by path or module.
+    pub explicit: f64,
+    /// Multiplier for test files: gold files of fixes are never tests.
+    pub test_prior: f64,
+    /// Multiplier for docs, examples, benchmarks, and vendored or installed
+    /// code (a dependency directory the query's globs re-opened, see
+    /// `walk::DEPENDENCY_DIRS`).
+    pub aside_prior: f64,
+    /// Multiplier for package `__init__` / `mod.rs` re-export files.
+    pub init_prior: f64,
+    /// 1: rank by tier first, then by evidence-weighted order within a tier;
+    /// 0: by order alone, a file's relevance capped by the files above it.
+    pub tier_first: f64,
+    /// 0: BM25's N and mean document length come from every walked file;
+    /// 1: only from files sharing a term with the query (body or path), so a
+    /// file unrelated to the task cannot move any score or tier
+    /// (`tests/properties.rs`). Measured, cycle 1, against 0: dev-python
+    /// unchanged at every k; dev-rust Acc@1 48.6 vs 45.9, Acc@5 86.5 vs 89.2
+    /// (one task), MRR 0.716 vs 0.707.
+    pub idf_scope: f64,
+    /// Multiplier for other text files in no language of the table (notebooks,
+    /// data, build scripts): fixes land in source files. Measured with
+    /// `bench --weights`, cycle 1: 0.6 against 1.0 gave dev-python Acc@5 80.4
+    /// vs 79.7 (a notebook had outranked sympy's latex printer) and dev-rust
+    /// 89.2 vs 86.5, with no task ranked worse; 0.4 gave the same.
+    pub other_prior: f64,
+    /// Files parsed with tree-sitter per scoring pass (the lexically best ones).
+    pub parse_cap: usize,
+    /// Share of a top file's score given to a file that uses its definitions
+    /// (DESIGN.md §4: propagation above a small weight let hub modules take over,
+    /// so it flows only from the best few files, through rare names, to files
+    /// with lexical evidence of their own).
+    pub neighbour: f64,
+    /// Files relevance flows from.
+    pub neighbour_sources: usize,
+    /// Relevance given to a file that closes a gap of a high file (related
+    /// context: medium), before the later-cycle discount.
+    pub gap_floor: f64,
+    /// Discount on relevance found in cycles after the first: later cycles
+    /// search with pseudo-relevance feedback, weaker evidence than the task.
+    pub later_discount: f64,
+    /// BM25 (after priors) below which a file's lexical evidence lifts it
+    /// into no tier: it is high or medium only for other evidence (named by
+    /// the task, defines a task identifier, a graph edge). The lexical tier
+    /// rules compare a file with the best one, and when every matching file
+    /// holds every task term (5,000 copies of a package under
+    /// `node_modules`), each term's IDF, and so every BM25, is near 0 while
+    /// the ratios are near 1. 0.5 is about one task term held by half of the
+    /// matching files (IDF ln 2 at tf 1); the pinned fixtures' high files
+    /// have 1.5 or more.
+    pub min_bm25: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            k1: 1.2,
+            b: 0.75,
+            path: 2.0,
+            stem: 8.0,
+            definition: 2.5,
+            method_definition: 0.4,
+            explicit: 0.6,
+            test_prior: 0.2,
+            aside_prior: 0.4,
+            init_prior: 0.85,
+            other_prior: 0.6,
+            tier_first: 0.0,
+            idf_scope: 1.0,
+            parse_cap: 60,
+            neighbour: 0.1,
+            neighbour_sources: 3,
+            gap_floor: 0.62,
+            later_discount: 0.9,
+            min_bm25: 0.5,
+        }
+    }
+}
+
+impl Weights {
+    /// Sets one weight by field name (for `ctxloop bench --weights`, which
+    /// measures alternatives side by side on the development set).
+    pub fn set(&mut self, key: &str, value: f64) -> Result<(), String> {
+        let slot = match key {
+            "k1" => &mut self.k1,
+            "b" => &mut self.b,
+            "path" => &mut self.path,
+            "stem" => &mut self.stem,
+            "definition" => &mut self.definition,
+            "method_definition" => &mut self.method_definition,
+            "explicit" => &mut self.explicit,
+            "test_prior" => &mut self.test_prior,
+            "aside_prior" => &mut self.aside_prior,
+            "init_prior" => &mut self.init_prior,
+            "other_prior" => &mut self.other_prior,
+            "tier_first" => &mut self.tier_first,
+            "idf_scope" => &mut self.idf_scope,
+            "neighbour" => &mut self.neighbour,
+            "gap_floor" => &mut self.gap_floor,
+            "later_discount" => &mut self.later_discount,
+            "min_bm25" => &mut self.min_bm25,
+            "parse_cap" => {
+                self.parse_cap = value as usize;
+                return Ok(());
+            }
+            "neighbour_sources" => {
+                self.neighbour_sources = value as usize;
+                return Ok(());
+            }
+            _ => return Err(format!("unknown weight `{key}`")),
+        };
+        *slot = value;
+        Ok(())
+    }
+
+    /// Parses `key=value,key=value` over the defaults.
+    pub fn parse(spec: &str) -> Result<Weights, String> {
+        let mut w = Weights::default();
+        for kv in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("`{kv}` is not key=value"))?;
+            let v: f64 = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("`{v}` is not a number"))?;
+            w.set(k.trim(), v)?;
+        }
+        Ok(w)
+    }
+}
