@@ -19,6 +19,7 @@ pub mod lang;
 pub mod limits;
 pub mod output;
 pub mod query;
+pub mod request;
 pub mod root;
 pub mod safe_open;
 pub mod score;

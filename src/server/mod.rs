@@ -11,7 +11,7 @@ pub use transport::LineTransport;
 use crate::engine::{Engine, EngineOptions};
 use crate::error::Error;
 use crate::output;
-use crate::score::Weights;
+use crate::request::CallOptions;
 use crate::tools::dispatch::DispatchParams;
 use crate::tools::evaluate::EvaluateParams;
 use crate::tools::refine::RefineParams;
@@ -162,7 +162,7 @@ impl CtxServer {
         // Progress after each cycle, when the client asked for it (a progress
         // token in `_meta`); the engine runs on a blocking thread, so its
         // reports cross a channel to an async task that notifies the client.
-        let max_cycles = p.max_cycles.unwrap_or(crate::engine::DEFAULT_MAX_CYCLES);
+        let max_cycles = p.max_cycles.unwrap_or(crate::config::MAX_CYCLES.default);
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize, String)>();
         // The closing notification's sender: a loop that stops early
         // (sufficient, converged, ...) still ends its progress at `total`.
@@ -187,12 +187,15 @@ impl CtxServer {
         });
         let cancel = ct.clone();
         let r = run(ct, move || {
+            let progress = move |done: usize, total: usize, msg: &str| {
+                let _ = tx.send((done, total, msg.to_string()));
+            };
             engine.retrieve_with(
                 p,
-                &Weights::default(),
-                Some(cancel),
-                &move |done, total, msg| {
-                    let _ = tx.send((done, total, msg.to_string()));
+                &CallOptions {
+                    cancel: Some(&cancel),
+                    progress: Some(&progress),
+                    ..Default::default()
                 },
             )
         })
@@ -250,13 +253,23 @@ impl CtxServer {
         Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
     ) -> CallToolResult {
-        let p = match args::parse(args) {
+        let p: DispatchParams = match args::parse(args) {
             Ok(p) => p,
             Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
         };
         let engine = self.engine.clone();
         let cancel = ct.clone();
-        match run(ct, move || engine.dispatch_with(p, Some(cancel))).await {
+        match run(ct, move || {
+            engine.dispatch_with(
+                p,
+                &CallOptions {
+                    cancel: Some(&cancel),
+                    ..Default::default()
+                },
+            )
+        })
+        .await
+        {
             Ok(out) => {
                 let mut text = format!(
                     "session {} cycle {}: {} candidates ({} files walked)\n",
@@ -291,7 +304,7 @@ impl CtxServer {
         Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
     ) -> CallToolResult {
-        let p = match args::parse(args) {
+        let p: EvaluateParams = match args::parse(args) {
             Ok(p) => p,
             Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
         };
@@ -336,7 +349,7 @@ impl CtxServer {
         Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
     ) -> CallToolResult {
-        let p = match args::parse(args) {
+        let p: RefineParams = match args::parse(args) {
             Ok(p) => p,
             Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
         };

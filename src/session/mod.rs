@@ -252,7 +252,7 @@ pub(crate) mod tests {
     pub(crate) fn config() -> LoopConfig {
         let root = env!("CARGO_MANIFEST_DIR").to_string() + "/tests/fixtures/authsvc";
         LoopConfig::new(
-            &crate::tools::retrieve::RetrieveParams {
+            &crate::request::RetrieveRequest {
                 task: "token expiry".into(),
                 root: Some(root),
                 ..Default::default()

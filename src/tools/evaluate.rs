@@ -24,3 +24,20 @@ pub struct EvaluateParams {
     #[serde(default)]
     pub judgments: Vec<Judgment>,
 }
+
+impl From<EvaluateParams> for crate::request::EvaluateRequest {
+    fn from(p: EvaluateParams) -> Self {
+        crate::request::EvaluateRequest {
+            session_id: p.session_id,
+            judgments: p
+                .judgments
+                .into_iter()
+                .map(|j| crate::request::Judgment {
+                    path: j.path,
+                    relevance: j.relevance,
+                    missing_context: j.missing_context,
+                })
+                .collect(),
+        }
+    }
+}

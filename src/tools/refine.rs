@@ -17,3 +17,14 @@ pub struct RefineParams {
     #[serde(default)]
     pub excludes: Vec<String>,
 }
+
+impl From<RefineParams> for crate::request::RefineRequest {
+    fn from(p: RefineParams) -> Self {
+        crate::request::RefineRequest {
+            session_id: p.session_id,
+            keywords: p.keywords,
+            patterns: p.patterns,
+            excludes: p.excludes,
+        }
+    }
+}
