@@ -1106,7 +1106,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 
     let labels: Vec<String> = systems.iter().map(System::label).collect();
     let report = Report::new(args, &cutoffs, labels, results, tree_infos, skipped);
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::cli::stdout();
     if args.json {
         serde_json::to_writer_pretty(&mut stdout, &report)?;
         writeln!(stdout)?;

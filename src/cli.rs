@@ -173,6 +173,14 @@ fn high_threshold(s: &str) -> Result<f64, String> {
     })
 }
 
+/// The CLI's output writer: with the server's transport, one of the two
+/// places allowed to write to stdout (clippy.toml). `retrieve`'s result and
+/// `bench`'s report go through it; everything else goes to stderr.
+#[allow(clippy::disallowed_methods)]
+pub(crate) fn stdout() -> std::io::StdoutLock<'static> {
+    std::io::stdout().lock()
+}
+
 /// Runs `retrieve` and writes the result. Errors are for the caller to print.
 pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
     let engine = Engine::new(EngineOptions {
@@ -235,10 +243,7 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
                 path.display()
             );
         }
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(text.as_bytes())?;
-        }
+        None => stdout().write_all(text.as_bytes())?,
     }
     Ok(())
 }

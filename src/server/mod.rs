@@ -443,8 +443,7 @@ pub async fn serve_stdio(options: EngineOptions) -> anyhow::Result<()> {
     }
     let server = CtxServer::new(options);
     server.engine.deadline_ms(None)?;
-    let (stdin, stdout) = rmcp::transport::stdio();
-    let running = match server.serve(LineTransport::new(stdin, stdout)).await {
+    let running = match server.serve(LineTransport::stdio()).await {
         Ok(running) => running,
         // The client went away before initializing (e.g. stdin at EOF): nothing to serve.
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(why)) => {
