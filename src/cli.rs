@@ -30,10 +30,12 @@ Examples:
 #[derive(Debug, Parser)]
 #[command(name = "ctxloop", version = VERSION, about, long_about = None, after_help = EXAMPLES)]
 pub struct Cli {
+    /// The subcommand to run.
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// `ctxloop`'s subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve MCP over stdio (what agent configurations launch). Logs go to stderr.
@@ -75,6 +77,7 @@ pub enum Command {
     Bench(crate::bench::BenchArgs),
 }
 
+/// `retrieve --format`: how the result is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// Ranked files with reasons and snippets, for people and models.
@@ -85,6 +88,7 @@ pub enum Format {
     Markdown,
 }
 
+/// `ctxloop retrieve`'s arguments.
 #[derive(Debug, clap::Args)]
 pub struct RetrieveArgs {
     /// The coding task in natural language (paths, identifiers and stack traces help).

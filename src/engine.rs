@@ -17,8 +17,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 pub use crate::config::LoopConfig;
-pub use crate::limits::Limits;
-pub use crate::root::{canonical_dir, root_info, scratch_git};
+pub(crate) use crate::limits::Limits;
+pub(crate) use crate::root::canonical_dir;
+#[cfg(test)]
+pub(crate) use crate::root::scratch_git;
 
 /// Options fixed for the life of an engine (a server process or a CLI call).
 #[derive(Debug, Clone, Default)]
@@ -49,6 +51,7 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// An engine with an empty file cache and no sessions.
     pub fn new(options: EngineOptions) -> Engine {
         Engine {
             roots: Roots::new(

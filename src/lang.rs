@@ -305,6 +305,7 @@ fn receiver_of(name: tree_sitter::Node, text: &str) -> Option<String> {
 
 /// Parses `text` as `spec`'s language and runs its tags query. Returns empty
 /// symbols when the grammar cannot parse the text at all.
+#[cfg(test)]
 pub fn symbols(spec: &LanguageSpec, text: &str) -> Symbols {
     symbols_until(spec, text, &|| false)
 }

@@ -273,15 +273,6 @@ impl TermSet {
         }
     }
 
-    /// Number of slots (terms asked for).
-    pub fn len(&self) -> usize {
-        self.slots
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.slots == 0
-    }
-
     /// The slot of index term `s`, if it is in the set (hashes only when the
     /// first byte and length could match).
     #[inline]
@@ -436,6 +427,7 @@ pub fn for_each_term_hash(text: &str, mut f: impl FnMut(u64)) {
 
 /// Calls `f` with every index term of `text`, lowercased: each identifier whole
 /// and, when it has several parts, each part of two or more characters.
+#[cfg(test)]
 pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
     let mut buf = String::new();
     for_each_term_str(text, |t| {

@@ -60,11 +60,13 @@ pub struct WalkOptions {
 
 /// Every regular file under `root` that the hidden and ignore rules let
 /// through, sorted by path, each once, at its real path.
+#[cfg(any(test, feature = "test-support"))]
 pub fn walk(root: &Path) -> Vec<Entry> {
     walk_until(root, &|| false)
 }
 
 /// [`walk`], stopping early (with the files found so far) once `stop` returns true.
+#[cfg(any(test, feature = "test-support"))]
 pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
     walk_counting(root, stop, &DependencyDirs::default()).0
 }
@@ -73,6 +75,7 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
 /// their target is outside the root, cannot be resolved (dangling, a loop),
 /// or is hidden or ignored. The dependency directories `deps` re-opens are
 /// entered.
+#[cfg(any(test, feature = "test-support"))]
 pub fn walk_counting(
     root: &Path,
     stop: &(dyn Fn() -> bool + Sync),

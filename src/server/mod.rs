@@ -8,6 +8,8 @@ mod transport;
 
 pub use transport::LineTransport;
 
+/// Validates `serve`'s roots before the server starts (see the function).
+pub use crate::confine::server_roots;
 use crate::engine::{Engine, EngineOptions};
 use crate::error::Error;
 use crate::output;
@@ -88,6 +90,8 @@ fn take_content(args: &mut JsonObject) -> Result<Content, String> {
     }
 }
 
+/// The MCP server: the four tools and the `gather_context` prompt over one
+/// shared [`Engine`]. Cloning shares the engine.
 #[derive(Clone)]
 pub struct CtxServer {
     engine: Arc<Engine>,
@@ -124,10 +128,12 @@ async fn run<T: Send + 'static>(
 
 #[tool_router(router = tool_router)]
 impl CtxServer {
+    /// A server with its own engine.
     pub fn new(options: EngineOptions) -> Self {
         Self::with_engine(Arc::new(Engine::new(options)))
     }
 
+    /// A server over a shared engine (e.g. one a test also calls directly).
     pub fn with_engine(engine: Arc<Engine>) -> Self {
         Self {
             engine,

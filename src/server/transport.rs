@@ -54,6 +54,7 @@ where
     R: AsyncRead + Unpin + Send,
     W: AsyncWrite + Unpin + Send + 'static,
 {
+    /// A transport reading requests from `read` and writing replies to `write`.
     pub fn new(read: R, write: W) -> Self {
         LineTransport {
             read: BufReader::new(read),

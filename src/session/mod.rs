@@ -14,7 +14,7 @@ mod refine;
 mod stop;
 mod store;
 
-pub use store::{Sessions, MAX_SESSIONS, SESSION_TTL};
+pub(crate) use store::Sessions;
 
 use crate::config::LoopConfig;
 use crate::corpus::Doc;

@@ -1,3 +1,4 @@
+//! The `dispatch` tool's parameters (its input schema) and their conversion into the core request.
 use crate::config::{BUDGET_TOKENS, HIGH_THRESHOLD, LIMIT, MAX_CYCLES, MIN_HIGH};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

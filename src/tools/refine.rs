@@ -1,3 +1,4 @@
+//! The `refine` tool's parameters (its input schema) and their conversion into the core request.
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
