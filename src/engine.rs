@@ -1,7 +1,7 @@
 //! The engine: the file cache, the session store, and the whole loop
 //! (`retrieve`). Tool bodies and the CLI call only this. Settings are
-//! validated in [`crate::config`], roots resolved in [`crate::root`], and a
-//! call's deadline kept in [`crate::limits`].
+//! validated in [`crate::config`], roots resolved in `root`, and a
+//! call's deadline kept in `limits`.
 
 use crate::config::{BUDGET_TOKENS, HIGH_THRESHOLD, LIMIT, MAX_CYCLES, MIN_HIGH};
 use crate::corpus::Corpus;
@@ -66,7 +66,11 @@ impl Engine {
         }
     }
 
-    /// Root resolution: see [`Roots::resolve_root`].
+    /// `root` (absolute, or relative to the engine's root; `None`: the
+    /// engine's root, else the working directory) as a canonical directory
+    /// the engine may search. Errors: [`Error::RootNotFound`],
+    /// [`Error::RootNotDirectory`], [`Error::RootOutsideAllowed`],
+    /// [`Error::RootHidden`], [`Error::RootIgnored`].
     pub fn resolve_root(&self, root: Option<&str>) -> Result<PathBuf> {
         self.roots.resolve_root(root)
     }
