@@ -3,8 +3,7 @@
 //!
 //!     cargo run --example library -- "fix the token expiry bug" tests/fixtures/authsvc
 
-use ctxloop::engine::{Engine, EngineOptions};
-use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::{Engine, EngineOptions, RetrieveRequest};
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
@@ -13,7 +12,7 @@ fn main() -> anyhow::Result<()> {
         .unwrap_or_else(|| "how does the loop decide to stop".into());
     let root = args.next();
     let engine = Engine::new(EngineOptions::default());
-    let out = engine.retrieve(RetrieveParams {
+    let out = engine.retrieve(RetrieveRequest {
         task,
         root,
         limit: Some(5),

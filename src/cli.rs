@@ -1,9 +1,12 @@
 //! The command line: `serve`, `retrieve`, `bench`. The only module (with
 //! `main.rs`) that writes to stdout.
 
+use crate::config::{
+    Bound, BUDGET_TOKENS, DEADLINE_MS, HIGH_THRESHOLD, LIMIT, MAX_CYCLES, MIN_HIGH,
+};
 use crate::engine::{Engine, EngineOptions};
 use crate::render;
-use crate::tools::retrieve::RetrieveParams;
+use crate::request::{CallOptions, RetrieveRequest};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -27,10 +30,12 @@ Examples:
 #[derive(Debug, Parser)]
 #[command(name = "ctxloop", version = VERSION, about, long_about = None, after_help = EXAMPLES)]
 pub struct Cli {
+    /// The subcommand to run.
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// `ctxloop`'s subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve MCP over stdio (what agent configurations launch). Logs go to stderr.
@@ -58,10 +63,12 @@ pub enum Command {
         /// below the working directory or the enclosing git work tree).
         #[arg(long)]
         allow_hidden_root: bool,
-        /// Wall-clock deadline of each call in ms (10-3600000); a call's
-        /// `deadline_ms` argument overrides it. Past it a call returns the best
-        /// files found so far, marked `truncated`.
-        #[arg(long, value_name = "MS", default_value_t = crate::engine::DEFAULT_DEADLINE_MS)]
+        /// Wall-clock deadline of each call in ms; a call's `deadline_ms`
+        /// argument overrides it.
+        #[arg(long, value_name = "MS", default_value_t = DEADLINE_MS.default,
+              value_parser = ranged(&DEADLINE_MS),
+              help = help("Wall-clock deadline of each call in ms", &DEADLINE_MS,
+                  "; a call's `deadline_ms` argument overrides it. Past it a call returns the best files found so far, marked `truncated`."))]
         deadline_ms: u64,
     },
     /// Run the whole loop for TASK and print the ranked files (the `retrieve` tool's result).
@@ -70,6 +77,7 @@ pub enum Command {
     Bench(crate::bench::BenchArgs),
 }
 
+/// `retrieve --format`: how the result is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// Ranked files with reasons and snippets, for people and models.
@@ -80,6 +88,7 @@ pub enum Format {
     Markdown,
 }
 
+/// `ctxloop retrieve`'s arguments.
 #[derive(Debug, clap::Args)]
 pub struct RetrieveArgs {
     /// The coding task in natural language (paths, identifiers and stack traces help).
@@ -108,24 +117,31 @@ pub struct RetrieveArgs {
     /// Extra search term, weighed like the task's title (repeatable).
     #[arg(long = "keyword", value_name = "TERM")]
     pub keyword: Vec<String>,
-    /// Maximum cycles, 1-10.
-    #[arg(long, default_value_t = crate::engine::DEFAULT_MAX_CYCLES)]
+    /// Maximum cycles ([`MAX_CYCLES`]).
+    #[arg(long, default_value_t = MAX_CYCLES.default, value_parser = ranged(&MAX_CYCLES),
+          help = help("Maximum cycles", &MAX_CYCLES, "."))]
     pub max_cycles: usize,
-    /// High-tier files needed to stop early, 1-50.
-    #[arg(long, default_value_t = crate::engine::DEFAULT_MIN_HIGH)]
+    /// High-tier files needed to stop early ([`MIN_HIGH`]).
+    #[arg(long, default_value_t = MIN_HIGH.default, value_parser = ranged(&MIN_HIGH),
+          help = help("High-tier files needed to stop early", &MIN_HIGH, "."))]
     pub min_high: usize,
-    /// Relevance at or above which a file is high tier, 0.05-1.0.
-    #[arg(long, default_value_t = crate::engine::DEFAULT_HIGH_THRESHOLD)]
+    /// Relevance at or above which a file is high tier ([`HIGH_THRESHOLD`]).
+    #[arg(long, default_value_t = HIGH_THRESHOLD.default, value_parser = high_threshold,
+          help = help("Relevance at or above which a file is high tier", &HIGH_THRESHOLD, "."))]
     pub high_threshold: f64,
-    /// Files returned, 1-100.
-    #[arg(long, default_value_t = crate::engine::DEFAULT_LIMIT)]
+    /// Files returned ([`LIMIT`]).
+    #[arg(long, default_value_t = LIMIT.default, value_parser = ranged(&LIMIT),
+          help = help("Files returned", &LIMIT, "."))]
     pub limit: usize,
-    /// Token budget (tokens ~ bytes/4) of the per-file text (headers, snippets, handles), 100-20000.
-    #[arg(long, default_value_t = crate::engine::DEFAULT_BUDGET_TOKENS)]
+    /// Token budget of the per-file text ([`BUDGET_TOKENS`]).
+    #[arg(long, default_value_t = BUDGET_TOKENS.default, value_parser = ranged(&BUDGET_TOKENS),
+          help = help("Token budget (tokens ~ bytes/4) of the per-file text (headers, snippets, handles)", &BUDGET_TOKENS, "."))]
     pub budget_tokens: usize,
-    /// Wall-clock deadline in ms, 10-3600000; past it the best files found so
-    /// far are returned, marked `truncated`.
-    #[arg(long, value_name = "MS", default_value_t = crate::engine::DEFAULT_DEADLINE_MS)]
+    /// Wall-clock deadline in ms ([`DEADLINE_MS`]).
+    #[arg(long, value_name = "MS", default_value_t = DEADLINE_MS.default,
+          value_parser = ranged(&DEADLINE_MS),
+          help = help("Wall-clock deadline in ms", &DEADLINE_MS,
+              "; past it the best files found so far are returned, marked `truncated`."))]
     pub deadline_ms: u64,
     /// Output format. Default: text, or taken from --out's extension (.json, .md).
     #[arg(long, value_enum)]
@@ -133,6 +149,40 @@ pub struct RetrieveArgs {
     /// Write the result to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+}
+
+/// A flag's help line: `what`, its range from `bound` (e.g. "1-10"), then `rest`.
+fn help<T: std::fmt::Debug>(what: &str, bound: &Bound<T>, rest: &str) -> String {
+    format!("{what}, {:?}-{:?}{rest}", bound.min, bound.max)
+}
+
+/// A whole-number flag's parser, refusing values outside `bound`.
+fn ranged<T>(bound: &Bound<T>) -> clap::builder::RangedU64ValueParser<T>
+where
+    T: Copy + TryInto<u64> + TryFrom<u64> + Clone + Send + Sync + 'static,
+    <T as TryFrom<u64>>::Error: std::fmt::Display + Send + Sync + 'static,
+{
+    let (min, max) = (bound.min.try_into(), bound.max.try_into());
+    clap::builder::RangedU64ValueParser::new().range(min.unwrap_or(0)..=max.unwrap_or(u64::MAX))
+}
+
+/// `--high-threshold`'s parser: a number in [`HIGH_THRESHOLD`]'s range.
+fn high_threshold(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    HIGH_THRESHOLD.check(Some(v)).map_err(|_| {
+        format!(
+            "{v} is not in {:?}..={:?}",
+            HIGH_THRESHOLD.min, HIGH_THRESHOLD.max
+        )
+    })
+}
+
+/// The CLI's output writer: with the server's transport, one of the two
+/// places allowed to write to stdout (clippy.toml). `retrieve`'s result and
+/// `bench`'s report go through it; everything else goes to stderr.
+#[allow(clippy::disallowed_methods)]
+pub(crate) fn stdout() -> std::io::StdoutLock<'static> {
+    std::io::stdout().lock()
 }
 
 /// Runs `retrieve` and writes the result. Errors are for the caller to print.
@@ -146,7 +196,7 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
     let progress = Progress::start();
     let out = engine
         .retrieve_with(
-            RetrieveParams {
+            RetrieveRequest {
                 task: args.task,
                 root: args.root.map(|r| r.to_string_lossy().into_owned()),
                 patterns: args.include,
@@ -159,9 +209,10 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
                 budget_tokens: Some(args.budget_tokens),
                 deadline_ms: Some(args.deadline_ms),
             },
-            &Default::default(),
-            None,
-            &|done, total, msg| progress.cycle(done, total, msg),
+            &CallOptions {
+                progress: Some(&|done, total, msg| progress.cycle(done, total, msg)),
+                ..Default::default()
+            },
         )
         .map_err(|e| anyhow::anyhow!(cli_message(&e)));
     progress.finish();
@@ -196,10 +247,7 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
                 path.display()
             );
         }
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(text.as_bytes())?;
-        }
+        None => stdout().write_all(text.as_bytes())?,
     }
     Ok(())
 }
@@ -290,5 +338,40 @@ fn cli_message(e: &crate::error::Error) -> String {
             flag_of(field)
         ),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn flags_parse_and_state_the_bounds() {
+        let cmd = Cli::command();
+        let retrieve = cmd.find_subcommand("retrieve").unwrap();
+        for (flag, range) in [
+            ("max-cycles", "1-10"),
+            ("min-high", "1-50"),
+            ("high-threshold", "0.05-1.0"),
+            ("limit", "1-100"),
+            ("budget-tokens", "100-20000"),
+            ("deadline-ms", "10-3600000"),
+        ] {
+            let arg = retrieve
+                .get_arguments()
+                .find(|a| a.get_long() == Some(flag))
+                .unwrap();
+            let help = arg.get_help().unwrap().to_string();
+            assert!(help.contains(range), "--{flag}: {help}");
+        }
+        let parse =
+            |args: &[&str]| Cli::try_parse_from([&["ctxloop", "retrieve", "x"], args].concat());
+        assert!(parse(&["--max-cycles", "10"]).is_ok());
+        assert!(parse(&["--max-cycles", "11"]).is_err());
+        assert!(parse(&["--high-threshold", "0.04"]).is_err());
+        assert!(parse(&["--high-threshold", "NaN"]).is_err());
+        assert!(parse(&["--budget-tokens", "99"]).is_err());
+        assert!(parse(&["--deadline-ms", "3600001"]).is_err());
     }
 }

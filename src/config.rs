@@ -1,71 +1,133 @@
-//! A loop's validated settings: the defaults, the bounds, and the one place
-//! raw parameters are checked against them.
+//! A loop's validated settings: the bounds of every numeric setting (each
+//! declared once, in [`Bound`] consts that also feed the tools' schemas and
+//! the CLI's parsers), and the one place a request is checked against them.
 
 use crate::error::{Error, Result};
+use crate::request::RetrieveRequest;
 use crate::root::Roots;
-use crate::tools::retrieve::RetrieveParams;
 use crate::walk::{Filter, WalkOptions};
 use std::path::PathBuf;
 
-/// Default deadline of a call: the Linux kernel tree (78k files) takes about
-/// 2 s cold on a 2-core machine with its files in the page cache (README,
-/// Measured) and 6-12 s when they must come from disk (two runs seen after
-/// the page cache was evicted, 2026-11-29), so 30 s bounds a call on any tree while
-/// leaving slow disks room.
-pub const DEFAULT_DEADLINE_MS: u64 = 30_000;
-pub const MIN_DEADLINE_MS: u64 = 10;
-pub const MAX_DEADLINE_MS: u64 = 3_600_000;
+/// A numeric setting's range and default: the one declaration the validator
+/// ([`Bound::check`]), the tools' `#[schemars(range)]` attributes, the raw
+/// argument checker (which reads the schema) and the CLI's value parsers use.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bound<T> {
+    /// The setting's name as a tool argument (and, with `-`, as a CLI flag).
+    pub name: &'static str,
+    /// Smallest accepted value (inclusive).
+    pub min: T,
+    /// Largest accepted value (inclusive).
+    pub max: T,
+    /// The value when none is given.
+    pub default: T,
+}
+
+impl<T: PartialOrd + std::fmt::Display + Copy> Bound<T> {
+    /// `value` (else the default) if it lies in `min..=max`, else
+    /// [`Error::OutOfRange`] naming the setting and its range. NaN is refused.
+    pub fn check(&self, value: Option<T>) -> Result<T> {
+        self.check_or(value, self.default)
+    }
+
+    /// [`Bound::check`] with another default (the engine's `--deadline-ms`).
+    pub fn check_or(&self, value: Option<T>, default: T) -> Result<T> {
+        let v = value.unwrap_or(default);
+        // `!(a <= b)` also rejects NaN.
+        if !(self.min <= v && v <= self.max) {
+            return Err(Error::OutOfRange {
+                field: self.name,
+                value: v.to_string(),
+                min: self.min.to_string(),
+                max: self.max.to_string(),
+            });
+        }
+        Ok(v)
+    }
+}
+
+/// Maximum cycles of a loop.
+pub const MAX_CYCLES: Bound<usize> = Bound {
+    name: "max_cycles",
+    min: 1,
+    max: 10,
+    default: 3,
+};
+/// High-tier files needed to stop early.
+pub const MIN_HIGH: Bound<usize> = Bound {
+    name: "min_high",
+    min: 1,
+    max: 50,
+    default: 3,
+};
+/// Relevance (0-1) at or above which a file is high tier.
+pub const HIGH_THRESHOLD: Bound<f64> = Bound {
+    name: "high_threshold",
+    min: 0.05,
+    max: 1.0,
+    default: 0.7,
+};
+/// Files returned (candidates per cycle, for `dispatch`).
+pub const LIMIT: Bound<usize> = Bound {
+    name: "limit",
+    min: 1,
+    max: 100,
+    default: 10,
+};
+/// Token budget (tokens ~ bytes/4) of the per-file text. The default is well
+/// under the ~25k-token cap agents put on one tool result.
+pub const BUDGET_TOKENS: Bound<usize> = Bound {
+    name: "budget_tokens",
+    min: 100,
+    max: 20_000,
+    default: 6_000,
+};
+/// Wall-clock deadline of a call, in ms. Default: the Linux kernel tree (78k
+/// files) takes about 2 s cold on a 2-core machine with its files in the page
+/// cache (README, Measured) and 6-12 s when they must come from disk (two runs
+/// seen after the page cache was evicted, 2026-11-29), so 30 s bounds a call
+/// on any tree while leaving slow disks room.
+pub const DEADLINE_MS: Bound<u64> = Bound {
+    name: "deadline_ms",
+    min: 10,
+    max: 3_600_000,
+    default: 30_000,
+};
 
 /// A loop's validated settings.
 #[derive(Debug, Clone)]
 pub struct LoopConfig {
+    /// The coding task (not empty).
     pub task: String,
+    /// The resolved, canonical root directory.
     pub root: PathBuf,
+    /// Include globs (gitignore-style, relative to the root).
     pub patterns: Vec<String>,
+    /// Extra search terms (blank ones dropped).
     pub keywords: Vec<String>,
+    /// Exclude globs or paths.
     pub excludes: Vec<String>,
+    /// See [`MAX_CYCLES`].
     pub max_cycles: usize,
+    /// See [`MIN_HIGH`].
     pub min_high: usize,
+    /// See [`HIGH_THRESHOLD`].
     pub high_threshold: f64,
+    /// See [`LIMIT`].
     pub limit: usize,
+    /// See [`BUDGET_TOKENS`].
     pub budget_tokens: usize,
     /// What the walk may return beyond the default rules (the engine's).
     pub walk: WalkOptions,
 }
 
-/// Defaults (DESIGN.md §2 and the loop seeds).
-pub const DEFAULT_MAX_CYCLES: usize = 3;
-pub const DEFAULT_MIN_HIGH: usize = 3;
-pub const DEFAULT_HIGH_THRESHOLD: f64 = 0.7;
-pub const DEFAULT_LIMIT: usize = 10;
-/// Well under the ~25k-token cap agents put on one tool result.
-pub const DEFAULT_BUDGET_TOKENS: usize = 6_000;
-pub const MAX_BUDGET_TOKENS: usize = 20_000;
-
-pub(crate) fn range<T: PartialOrd + std::fmt::Display + Copy>(
-    field: &'static str,
-    value: Option<T>,
-    default: T,
-    min: T,
-    max: T,
-) -> Result<T> {
-    let v = value.unwrap_or(default);
-    // `!(a <= b)` also rejects NaN.
-    if !(min <= v && v <= max) {
-        return Err(Error::OutOfRange {
-            field,
-            value: v.to_string(),
-            min: min.to_string(),
-            max: max.to_string(),
-        });
-    }
-    Ok(v)
-}
-
 impl LoopConfig {
-    /// Validates raw loop settings once; tool bodies only see the result.
-    pub fn new(p: &RetrieveParams, roots: &Roots) -> Result<LoopConfig> {
-        let RetrieveParams {
+    /// Validates a request's loop settings once; the loop only sees the result.
+    ///
+    /// Errors: an empty task, a root that cannot be searched, a setting out of
+    /// its [`Bound`], an invalid glob.
+    pub fn new(p: &RetrieveRequest, roots: &Roots) -> Result<LoopConfig> {
+        let RetrieveRequest {
             task,
             root,
             patterns,
@@ -78,13 +140,6 @@ impl LoopConfig {
             budget_tokens,
             deadline_ms: _,
         } = p;
-        let (max_cycles, min_high, high_threshold, limit, budget_tokens) = (
-            *max_cycles,
-            *min_high,
-            *high_threshold,
-            *limit,
-            *budget_tokens,
-        );
         if task.trim().is_empty() {
             return Err(Error::EmptyTask);
         }
@@ -98,23 +153,11 @@ impl LoopConfig {
                 .cloned()
                 .collect(),
             excludes: excludes.to_vec(),
-            max_cycles: range("max_cycles", max_cycles, DEFAULT_MAX_CYCLES, 1, 10)?,
-            min_high: range("min_high", min_high, DEFAULT_MIN_HIGH, 1, 50)?,
-            high_threshold: range(
-                "high_threshold",
-                high_threshold,
-                DEFAULT_HIGH_THRESHOLD,
-                0.05,
-                1.0,
-            )?,
-            limit: range("limit", limit, DEFAULT_LIMIT, 1, 100)?,
-            budget_tokens: range(
-                "budget_tokens",
-                budget_tokens,
-                DEFAULT_BUDGET_TOKENS,
-                100,
-                MAX_BUDGET_TOKENS,
-            )?,
+            max_cycles: MAX_CYCLES.check(*max_cycles)?,
+            min_high: MIN_HIGH.check(*min_high)?,
+            high_threshold: HIGH_THRESHOLD.check(*high_threshold)?,
+            limit: LIMIT.check(*limit)?,
+            budget_tokens: BUDGET_TOKENS.check(*budget_tokens)?,
             walk: roots.walk_options(),
         };
         // Compile once here so a bad glob is reported before any work.
@@ -124,13 +167,7 @@ impl LoopConfig {
 }
 
 /// The deadline of a call in ms: its `deadline_ms` argument, else the
-/// engine's default (`default`, else [`DEFAULT_DEADLINE_MS`]).
+/// engine's default (`default`, else [`DEADLINE_MS`]'s).
 pub fn deadline_ms(default: Option<u64>, arg: Option<u64>) -> Result<u64> {
-    range(
-        "deadline_ms",
-        arg,
-        default.unwrap_or(DEFAULT_DEADLINE_MS),
-        MIN_DEADLINE_MS,
-        MAX_DEADLINE_MS,
-    )
+    DEADLINE_MS.check_or(arg, default.unwrap_or(DEADLINE_MS.default))
 }

@@ -118,6 +118,7 @@ impl Doc {
     }
 
     /// A document built from text in memory (for tests and benchmarks).
+    #[cfg(any(test, feature = "test-support"))]
     pub fn for_test(rel: &str, text: &str) -> Doc {
         Doc::new(rel, text.to_string(), None)
     }
@@ -150,6 +151,7 @@ impl Doc {
     }
 
     /// The file's symbols, parsed on first use (empty for languages without a row).
+    #[cfg(any(test, feature = "test-support"))]
     pub fn symbols(&self) -> Arc<Symbols> {
         self.symbols_until(&|| false)
     }

@@ -1,31 +1,27 @@
 //! The engine: the file cache, the session store, and the whole loop
 //! (`retrieve`). Tool bodies and the CLI call only this. Settings are
-//! validated in [`crate::config`], roots resolved in [`crate::root`], and a
-//! call's deadline kept in [`crate::limits`].
+//! validated in [`crate::config`], roots resolved in `root`, and a
+//! call's deadline kept in `limits`.
 
-use crate::config::range;
+use crate::config::{BUDGET_TOKENS, HIGH_THRESHOLD, LIMIT, MAX_CYCLES, MIN_HIGH};
 use crate::corpus::Corpus;
 use crate::error::{Error, Result};
 use crate::pipeline::Pipeline;
+use crate::request::{
+    CallOptions, DispatchRequest, EvaluateRequest, Judgment, RefineRequest, RetrieveRequest,
+};
 use crate::root::Roots;
-use crate::score::Weights;
 use crate::session::{Session, Sessions};
-use crate::tools::dispatch::DispatchParams;
-use crate::tools::evaluate::EvaluateParams;
-use crate::tools::refine::RefineParams;
-use crate::tools::retrieve::RetrieveParams;
 use crate::types::{DispatchOutput, EvaluateOutput, RefineOutput, RetrieveOutput};
 use crate::walk::Filter;
 use std::path::PathBuf;
 use std::time::Instant;
-use tokio_util::sync::CancellationToken;
 
-pub use crate::config::{
-    LoopConfig, DEFAULT_BUDGET_TOKENS, DEFAULT_DEADLINE_MS, DEFAULT_HIGH_THRESHOLD, DEFAULT_LIMIT,
-    DEFAULT_MAX_CYCLES, DEFAULT_MIN_HIGH, MAX_BUDGET_TOKENS, MAX_DEADLINE_MS, MIN_DEADLINE_MS,
-};
-pub use crate::limits::Limits;
-pub use crate::root::{canonical_dir, root_info, scratch_git};
+pub use crate::config::LoopConfig;
+pub(crate) use crate::limits::Limits;
+pub(crate) use crate::root::canonical_dir;
+#[cfg(test)]
+pub(crate) use crate::root::scratch_git;
 
 /// Options fixed for the life of an engine (a server process or a CLI call).
 #[derive(Debug, Clone, Default)]
@@ -33,7 +29,7 @@ pub struct EngineOptions {
     /// The directory given with `--root`. When set, a `root` argument may only
     /// name this directory or one below it.
     pub root: Option<PathBuf>,
-    /// Wall-clock deadline of a call in ms (default [`DEFAULT_DEADLINE_MS`]);
+    /// Wall-clock deadline of a call in ms (default [`crate::config::DEADLINE_MS`]'s);
     /// a `deadline_ms` argument overrides it per call.
     pub deadline_ms: Option<u64>,
     /// More directories a `root` argument may name (`serve --allow-root`,
@@ -60,6 +56,7 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// An engine with an empty file cache and no sessions.
     pub fn new(options: EngineOptions) -> Engine {
         Engine {
             roots: Roots::new(
@@ -74,53 +71,52 @@ impl Engine {
         }
     }
 
-    /// Root resolution: see [`Roots::resolve_root`].
+    /// `root` (absolute, or relative to the engine's root; `None`: the
+    /// engine's root, else the working directory) as a canonical directory
+    /// the engine may search. Errors: [`Error::RootNotFound`],
+    /// [`Error::RootNotDirectory`], [`Error::RootOutsideAllowed`],
+    /// [`Error::RootHidden`], [`Error::RootIgnored`].
     pub fn resolve_root(&self, root: Option<&str>) -> Result<PathBuf> {
         self.roots.resolve_root(root)
     }
 
-    /// Validates raw loop settings once; tool bodies only see the result.
-    pub fn config(&self, p: &RetrieveParams) -> Result<LoopConfig> {
+    /// Validates a request's loop settings once; the loop only sees the result.
+    pub fn config(&self, p: &RetrieveRequest) -> Result<LoopConfig> {
         LoopConfig::new(p, &self.roots)
     }
 
-    /// The whole loop in one call.
-    pub fn retrieve(&self, p: RetrieveParams) -> Result<RetrieveOutput> {
-        self.retrieve_with(p, &Weights::default(), None, &|_, _, _| {})
-    }
-
     /// The deadline of a call in ms: its `deadline_ms` argument, else the
-    /// engine's default.
+    /// engine's default. Errors: [`Error::OutOfRange`] outside [`crate::config::DEADLINE_MS`].
     pub fn deadline_ms(&self, arg: Option<u64>) -> Result<u64> {
         crate::config::deadline_ms(self.options.deadline_ms, arg)
     }
 
-    /// [`Engine::retrieve`] with other scoring weights (for `ctxloop bench --weights`).
-    pub fn retrieve_weighted(
-        &self,
-        p: RetrieveParams,
-        weights: &Weights,
-    ) -> Result<RetrieveOutput> {
-        self.retrieve_with(p, weights, None, &|_, _, _| {})
+    /// The whole loop in one call (`retrieve`) with the default
+    /// [`CallOptions`]; see [`Engine::retrieve_with`].
+    pub fn retrieve(&self, p: impl Into<RetrieveRequest>) -> Result<RetrieveOutput> {
+        self.retrieve_with(p, &CallOptions::default())
     }
 
-    /// [`Engine::retrieve`] with scoring weights, the client's cancellation
-    /// token, and `progress(cycles done, max cycles, message)` called after
-    /// each cycle. Stops early, with `truncated` set, at the call's deadline or
-    /// on cancellation.
+    /// The whole loop in one call (`retrieve`): dispatch, evaluate and refine
+    /// until the stop rule says done. `opts` sets the weights, the client's
+    /// cancellation and a progress callback called after each cycle. Stops
+    /// early, with `truncated` set, at the call's deadline or on cancellation.
+    ///
+    /// Errors: the request's invalid settings, task or root (see [`LoopConfig::new`]).
     pub fn retrieve_with(
         &self,
-        p: RetrieveParams,
-        weights: &Weights,
-        cancel: Option<CancellationToken>,
-        progress: &(dyn Fn(usize, usize, &str) + Sync),
+        p: impl Into<RetrieveRequest>,
+        opts: &CallOptions,
     ) -> Result<RetrieveOutput> {
+        let p = p.into();
         let start = Instant::now();
         let cfg = self.config(&p)?;
-        let limits = Limits::new(Some(self.deadline_ms(p.deadline_ms)?), cancel);
+        let limits = Limits::new(Some(self.deadline_ms(p.deadline_ms)?), opts.cancel.cloned());
         let max_cycles = cfg.max_cycles;
         let mut session = Session::new(String::new(), cfg);
-        session.weights = weights.clone();
+        if let Some(weights) = opts.weights {
+            session.weights = weights.clone();
+        }
         session.pipeline = self.options.pipeline.clone();
         session.limits = limits.clone();
         session.reuse_walk = true;
@@ -132,17 +128,19 @@ impl Engine {
                 break;
             }
             let e = session.evaluate(&[])?;
-            progress(
-                d.cycle,
-                max_cycles,
-                &format!(
-                    "cycle {}: {} files scored, {} high, {} gaps",
+            if let Some(progress) = opts.progress {
+                progress(
                     d.cycle,
-                    d.stats.files_scored,
-                    e.high_count,
-                    e.gaps.len()
-                ),
-            );
+                    max_cycles,
+                    &format!(
+                        "cycle {}: {} files scored, {} high, {} gaps",
+                        d.cycle,
+                        d.stats.files_scored,
+                        e.high_count,
+                        e.gaps.len()
+                    ),
+                );
+            }
             if session.is_done() {
                 break;
             }
@@ -157,37 +155,33 @@ impl Engine {
         Ok(out)
     }
 
-    /// `dispatch`: start a session or run the next cycle of one.
-    pub fn dispatch(&self, p: DispatchParams) -> Result<DispatchOutput> {
-        self.dispatch_with(p, None)
+    /// `dispatch` with the default [`CallOptions`]; see [`Engine::dispatch_with`].
+    pub fn dispatch(&self, req: impl Into<DispatchRequest>) -> Result<DispatchOutput> {
+        self.dispatch_with(req, &CallOptions::default())
     }
 
-    /// [`Engine::dispatch`] watching the client's cancellation token and the
-    /// engine's deadline.
+    /// `dispatch`: start a session or run the next cycle of one, within the
+    /// engine's deadline and `opts.cancel` (`opts.weights` and
+    /// `opts.progress` are not read: a session scores with the defaults).
+    ///
+    /// Errors: an unknown or expired session, a task, root or setting other
+    /// than the session's, the settings and globs [`LoopConfig::new`] refuses.
     pub fn dispatch_with(
         &self,
-        p: DispatchParams,
-        cancel: Option<CancellationToken>,
+        req: impl Into<DispatchRequest>,
+        opts: &CallOptions,
     ) -> Result<DispatchOutput> {
+        let DispatchRequest {
+            session_id,
+            start: p,
+        } = req.into();
         let start = Instant::now();
-        let limits = Limits::new(Some(self.deadline_ms(None)?), cancel);
-        let session = match &p.session_id {
+        let limits = Limits::new(Some(self.deadline_ms(None)?), opts.cancel.cloned());
+        let session = match &session_id {
             Some(id) => self.sessions.get(id)?,
             None => {
                 // A new session takes the filters as its initial query.
-                let cfg = self.config(&RetrieveParams {
-                    task: p.task.clone().unwrap_or_default(),
-                    root: p.root.clone(),
-                    patterns: p.patterns.clone(),
-                    keywords: p.keywords.clone(),
-                    excludes: p.excludes.clone(),
-                    max_cycles: p.max_cycles,
-                    min_high: p.min_high,
-                    high_threshold: p.high_threshold,
-                    limit: p.limit,
-                    budget_tokens: p.budget_tokens,
-                    deadline_ms: None,
-                })?;
+                let cfg = self.config(&p)?;
                 let session = self.sessions.create(cfg);
                 let mut s = session.lock().expect("session poisoned");
                 s.limits = limits;
@@ -200,7 +194,7 @@ impl Engine {
         // A continued session adds the filters to its query. It keeps its task
         // and root: giving others is an error, not silently ignored.
         let mut s = session.lock().expect("session poisoned");
-        if let Some(task) = p.task.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        if let Some(task) = Some(p.task.trim()).filter(|t| !t.is_empty()) {
             if task != s.config.task.trim() {
                 return Err(Error::SessionMismatch {
                     id: s.id.clone(),
@@ -225,18 +219,22 @@ impl Engine {
         // refused like another task (not silently ignored); the same one passes.
         let settings = [
             (
-                "max_cycles",
+                MAX_CYCLES.name,
                 p.max_cycles.map(|v| v as f64),
                 s.config.max_cycles as f64,
             ),
             (
-                "min_high",
+                MIN_HIGH.name,
                 p.min_high.map(|v| v as f64),
                 s.config.min_high as f64,
             ),
-            ("high_threshold", p.high_threshold, s.config.high_threshold),
             (
-                "budget_tokens",
+                HIGH_THRESHOLD.name,
+                p.high_threshold,
+                s.config.high_threshold,
+            ),
+            (
+                BUDGET_TOKENS.name,
                 p.budget_tokens.map(|v| v as f64),
                 s.config.budget_tokens as f64,
             ),
@@ -253,7 +251,7 @@ impl Engine {
         }
         Filter::new(&p.patterns, &p.excludes)?;
         if let Some(limit) = p.limit {
-            s.config.limit = range("limit", Some(limit), DEFAULT_LIMIT, 1, 100)?;
+            s.config.limit = LIMIT.check(Some(limit))?;
         }
         s.limits = limits;
         let mut out = s.dispatch(&self.corpus, &p.patterns, &p.keywords, &p.excludes)?;
@@ -262,17 +260,30 @@ impl Engine {
     }
 
     /// `evaluate`: score the session's candidates, blending agent judgments.
-    pub fn evaluate(&self, p: EvaluateParams) -> Result<EvaluateOutput> {
+    ///
+    /// Errors: an unknown session, nothing dispatched yet, a judgment with a
+    /// relevance outside [0, 1] or a path that is not one of the session's files.
+    pub fn evaluate(&self, req: impl Into<EvaluateRequest>) -> Result<EvaluateOutput> {
+        let p = req.into();
+        // Judgments are checked before the session sees them.
+        let judgments = p
+            .judgments
+            .iter()
+            .map(Judgment::validate)
+            .collect::<Result<Vec<_>>>()?;
         let session = self.sessions.get(&p.session_id)?;
         let mut s = session.lock().expect("session poisoned");
         // This call's own deadline: the limits of the `dispatch` call before
         // it (its deadline, its request's cancellation) are over.
         s.limits = Limits::new(Some(self.deadline_ms(None)?), None);
-        s.evaluate(&p.judgments)
+        s.evaluate(&judgments)
     }
 
     /// `refine`: build the next query and say whether the loop is done.
-    pub fn refine(&self, p: RefineParams) -> Result<RefineOutput> {
+    ///
+    /// Errors: an invalid glob, an unknown session, nothing evaluated yet.
+    pub fn refine(&self, req: impl Into<RefineRequest>) -> Result<RefineOutput> {
+        let p = req.into();
         Filter::new(&p.patterns, &p.excludes)?;
         let session = self.sessions.get(&p.session_id)?;
         let mut s = session.lock().expect("session poisoned");

@@ -4,76 +4,135 @@
 
 use std::path::PathBuf;
 
+/// An engine error. The `Display` text (the `#[error]` line of each
+/// variant) is the message callers see.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// The task is empty or blank.
     #[error(
         "task is empty: pass a non-empty natural-language task, e.g. \"fix the token expiry bug\""
     )]
     EmptyTask,
 
+    /// The root does not exist.
     #[error("root {:?} does not exist: pass an existing directory as `root` (or --root)", clip_path(.path))]
-    RootNotFound { path: PathBuf },
+    RootNotFound {
+        /// The root as given (resolved against the engine's root).
+        path: PathBuf,
+    },
 
+    /// The root is a file, not a directory.
     #[error("root {:?} is not a directory: pass the repository's directory, not a file", clip_path(.path))]
-    RootNotDirectory { path: PathBuf },
+    RootNotDirectory {
+        /// The root as given.
+        path: PathBuf,
+    },
 
+    /// The root lies outside the server's root and its `--allow-root`s.
     #[error("root {:?} is outside the server's root {allowed:?} once `..` and symbolic links are resolved: pass a directory inside it (relative to it, or absolute), or start the server with a wider --root or an --allow-root naming it", clip_path(.path))]
-    RootOutsideAllowed { path: PathBuf, allowed: PathBuf },
+    RootOutsideAllowed {
+        /// The root as given.
+        path: PathBuf,
+        /// The server's root.
+        allowed: PathBuf,
+    },
 
+    /// The root lies in a hidden directory.
     #[error("root {:?} lies in the hidden directory {component:?}: hidden files and directories are never searched, and a root cannot open them. To fix it, {advice}", clip_path(.path))]
     RootHidden {
+        /// The root as given.
         path: PathBuf,
+        /// The hidden path component (`.git`, `.venv`, ...).
         component: String,
+        /// How to search it anyway (CLI flag or server option).
         advice: &'static str,
     },
 
+    /// The root is excluded by an ignore rule.
     #[error("root {:?} is excluded by the ignore rule {rule:?} in {file:?}: ignored files and directories are never searched, and a root cannot open them. To fix it, {advice}", clip_path(.path))]
     RootIgnored {
+        /// The root as given.
         path: PathBuf,
+        /// The ignore rule that excludes it.
         rule: String,
+        /// The ignore file holding the rule.
         file: PathBuf,
+        /// How to search it anyway (CLI flag or server option).
         advice: &'static str,
     },
 
+    /// An include or exclude glob is invalid.
     #[error("invalid glob {:?} in `{field}`: {reason}. Use gitignore-style globs relative to the root, e.g. \"src/**/*.rs\"", clip(.glob))]
     InvalidGlob {
+        /// The argument holding it: `patterns` or `excludes`.
         field: &'static str,
+        /// The glob as given.
         glob: String,
+        /// Why it is refused (its syntax error, or a `..` component).
         reason: String,
     },
 
+    /// A numeric setting lies outside its bound.
     #[error("`{field}` = {value} is out of range: it must be between {min} and {max}")]
     OutOfRange {
+        /// The setting's name ([`crate::config::Bound::name`]).
         field: &'static str,
+        /// The value given.
         value: String,
+        /// Smallest accepted value.
         min: String,
+        /// Largest accepted value.
         max: String,
     },
 
+    /// No session has this id (never started, or expired).
     #[error("unknown session {:?}: it never existed or expired (sessions last {ttl_minutes} minutes, at most {max} are kept). Call `dispatch` without session_id to start a new one", clip(.id))]
     UnknownSession {
+        /// The session id given.
         id: String,
+        /// How long an unused session lives, in minutes.
         ttl_minutes: u64,
+        /// How many sessions are kept at most.
         max: usize,
     },
 
+    /// A continued session was given another task, root or setting.
     #[error("session {:?} was started with {field} {:?}, not {:?}: a session keeps the task, root and settings it started with. Omit `{field}` to continue it, or call `dispatch` without session_id to start a new session", clip(.id), clip(.started), clip(.given))]
     SessionMismatch {
+        /// The session id.
         id: String,
+        /// The argument that differs (`task`, `root`, a setting).
         field: &'static str,
+        /// The session's value.
         started: String,
+        /// The value given.
         given: String,
     },
 
+    /// `evaluate` before `dispatch`, or `refine` before `evaluate`.
     #[error("session {:?} has nothing to {action} yet: call `{}` with this session_id first", clip(.id), step_before(.action))]
-    NothingToEvaluate { id: String, action: &'static str },
+    NothingToEvaluate {
+        /// The session id.
+        id: String,
+        /// The step called too early: `evaluate` or `refine`.
+        action: &'static str,
+    },
 
+    /// A judgment's relevance is outside [0, 1] or its path is not a session file.
     #[error("invalid judgment for {:?}: {reason}", clip(.path))]
-    InvalidJudgment { path: String, reason: String },
+    InvalidJudgment {
+        /// The judged path as given.
+        path: String,
+        /// Why it is refused.
+        reason: String,
+    },
 
+    /// A file could not be read.
     #[error("cannot read {path:?}: {source}")]
     Io {
+        /// The path that could not be read.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
@@ -104,4 +163,5 @@ fn step_before(action: &str) -> &'static str {
     }
 }
 
+/// A result whose error is an engine [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -3,47 +3,96 @@
 //! `ARCHITECTURE.md` at the top of the repository says where each kind of
 //! change goes.
 //!
+//! As a library: build an [`Engine`] once (it caches file contents by path,
+//! size and mtime) and call [`Engine::retrieve`] with a [`RetrieveRequest`]
+//! (or the `retrieve` tool's [`RetrieveParams`]); [`Engine::retrieve_with`]
+//! takes [`CallOptions`] (weights, cancellation, progress). The step-wise
+//! [`Engine::dispatch`], [`Engine::evaluate`] and [`Engine::refine`] keep a
+//! session between calls. Errors are [`Error`]s whose text says how to fix
+//! the input; numeric settings are bounded by the [`config`] consts.
+//!
 //! Map, from the edges in to the loop and back out:
 //! - entry points: [`server`] (MCP over stdio; params in [`tools`]) and
 //!   [`cli`]; both call only [`engine`], the façade: the file cache, the
 //!   sessions, and `retrieve` (the whole loop).
 //! - settings: [`config`] validates a call's knobs into a `LoopConfig`,
-//!   [`root`] resolves and confines the root and reads its git provenance,
-//!   [`limits`] holds a call's deadline and cancellation.
-//! - the loop: [`session`] — `session/dispatch.rs`, `evaluate.rs`,
+//!   `root` resolves and confines the root and reads its git provenance,
+//!   `limits` holds a call's deadline and cancellation.
+//! - the loop: `session` — `session/dispatch.rs`, `evaluate.rs`,
 //!   `refine.rs`, the stop rule in `stop.rs`, the store in `store.rs`.
 //! - the stages it runs, pluggable through [`pipeline`]: [`query`] (task →
 //!   weighted terms: `tokenize`, `termset`, `stopwords`), [`score`] (one file
 //!   per signal: `bm25`, `definitions`, `priors`, `neighbours`, `explicit`,
-//!   then `calibrate`; numbers in `weights`), [`gaps`] (missing context),
+//!   then `calibrate`; numbers in `weights`), `gaps` (missing context),
 //!   [`snippets`] (snippet selection and the token budget).
-//! - reading the tree: [`walk`] lists files ([`confine`] keeps the walk
-//!   beneath the root, [`safe_open`] opens without following links),
-//!   [`corpus`] reads and caches them, [`lang`] finds symbols with
+//! - reading the tree: `walk` lists files (`confine` keeps the walk
+//!   beneath the root, `safe_open` opens without following links),
+//!   `corpus` reads and caches them, `lang` finds symbols with
 //!   tree-sitter (`queries/<lang>/tags.scm`).
 //! - the answer: [`types`] (the structured shapes, DESIGN §2) and [`render`]
 //!   (the text of every tool and the Markdown of `retrieve`); [`error`].
 //! - [`bench`](mod@bench): `ctxloop bench` on the development sets.
 
+#![warn(missing_docs)]
+
+#[doc(hidden)]
 pub mod bench;
 pub mod cli;
 pub mod config;
-pub mod confine;
-pub mod corpus;
+// Reached by the hidden `test_support` module when the feature is on; the
+// library's own build (feature off) checks their docs.
+#[cfg_attr(feature = "test-support", allow(missing_docs))]
+mod confine;
+// Reached by the hidden `test_support` module when the feature is on; the
+// library's own build (feature off) checks their docs.
+#[cfg_attr(feature = "test-support", allow(missing_docs))]
+mod corpus;
 pub mod engine;
 pub mod error;
-pub mod gaps;
-pub mod lang;
-pub mod limits;
+mod gaps;
+mod lang;
+mod limits;
 pub mod pipeline;
 pub mod query;
 pub mod render;
-pub mod root;
-pub mod safe_open;
+pub mod request;
+// Reached by the hidden `test_support` module when the feature is on; the
+// library's own build (feature off) checks their docs.
+#[cfg_attr(feature = "test-support", allow(missing_docs))]
+mod root;
+mod safe_open;
 pub mod score;
 pub mod server;
-pub mod session;
+mod session;
 pub mod snippets;
 pub mod tools;
 pub mod types;
-pub mod walk;
+// Reached by the hidden `test_support` module when the feature is on; the
+// library's own build (feature off) checks their docs.
+#[cfg_attr(feature = "test-support", allow(missing_docs))]
+mod walk;
+
+pub use engine::{Engine, EngineOptions};
+pub use error::{Error, Result};
+pub use request::{
+    CallOptions, DispatchRequest, EvaluateRequest, Judgment, RefineRequest, RetrieveRequest,
+};
+pub use score::Weights;
+pub use tools::dispatch::DispatchParams;
+pub use tools::evaluate::EvaluateParams;
+pub use tools::refine::RefineParams;
+pub use tools::retrieve::RetrieveParams;
+pub use types::{DispatchOutput, EvaluateOutput, RefineOutput, RetrieveOutput};
+
+/// The internals the integration tests, fuzz targets and benchmarks reach
+/// (feature `test-support`, on for every test build). Not API: these move.
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod test_support {
+    pub use crate::confine::server_roots;
+    pub use crate::corpus::{Corpus, Doc, Skip, MAX_FILE_BYTES};
+    pub use crate::query::TaskQuery;
+    pub use crate::root::scratch_git;
+    pub use crate::score::{score, Candidate, Focus, Scored, Weights};
+    pub use crate::walk::{normalize_glob, walk, Filter};
+}

@@ -33,7 +33,7 @@ fn main() -> ExitCode {
             hidden_whitelisted,
             allow_hidden_root,
             deadline_ms,
-        } => ctxloop::confine::server_roots(root, &allow_root, allow_hidden_root)
+        } => ctxloop::server::server_roots(root, &allow_root, allow_hidden_root)
             .and_then(|root| Ok((root, tokio::runtime::Runtime::new()?)))
             .and_then(|(root, rt)| {
                 let r = rt.block_on(ctxloop::server::serve_stdio(EngineOptions {

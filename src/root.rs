@@ -161,7 +161,7 @@ pub(crate) fn git_command() -> Command {
 /// committer, no signing, the caller's repository never touched (see
 /// [`git_command`]). Panics with git's stderr when the command fails; `None`
 /// when git cannot be started.
-#[doc(hidden)]
+#[cfg(any(test, feature = "test-support"))]
 pub fn scratch_git(dir: &Path, args: &[&str]) -> Option<String> {
     let out = git_command()
         .arg("-C")

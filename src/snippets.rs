@@ -40,16 +40,16 @@ const MAX_EVIDENCE: f64 = 2.0 * QUOTED_LITERAL;
 const MAX_EXACT_IDENTIFIERS: usize = 32;
 
 /// The regions of `doc` that best match the query, best first (at most
-/// [`MAX_SNIPPETS`]): the definitions (functions, methods, classes,
+/// `MAX_SNIPPETS`): the definitions (functions, methods, classes,
 /// constants) holding what the task names — a string literal the task
 /// quotes, the task's identifiers written verbatim, the definitions the file
 /// is ranked for (`defines`) — then those with the most query terms,
 /// preferring the smallest definition that matches (the enclosing function
 /// of a line, not its whole class). Files without symbols get a window
 /// around their densest lines (as do files whose parse was capped or
-/// stopped: see [`Doc::symbols_until`], which `stop` is passed to). A
+/// stopped: see `Doc::symbols_until`, which `stop` is passed to). A
 /// method's class or impl signature is merged into its snippet when it is
-/// at most [`MAX_SIGNATURE_GAP`] lines above. Line numbers are 1-based,
+/// at most `MAX_SIGNATURE_GAP` lines above. Line numbers are 1-based,
 /// inclusive; [`pack`] puts each file's snippets back in line order.
 pub fn snippets(
     doc: &Doc,

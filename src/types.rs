@@ -33,6 +33,7 @@ impl Tier {
         }
     }
 
+    /// The name as serialized (snake_case), for text renderings.
     pub fn as_str(self) -> &'static str {
         match self {
             Tier::High => "high",
@@ -110,6 +111,7 @@ pub enum GapKind {
 }
 
 impl GapKind {
+    /// The name as serialized (snake_case), for text renderings.
     pub fn as_str(self) -> &'static str {
         match self {
             GapKind::UndefinedSymbol => "undefined_symbol",
@@ -262,6 +264,7 @@ pub enum StopReason {
 }
 
 impl StopReason {
+    /// The name as serialized (snake_case), for text renderings.
     pub fn as_str(self) -> &'static str {
         match self {
             StopReason::Sufficient => "sufficient",
@@ -292,6 +295,7 @@ pub enum DecisionKind {
 }
 
 impl DecisionKind {
+    /// The name as serialized (snake_case), for text renderings.
     pub fn as_str(self) -> &'static str {
         match self {
             DecisionKind::Finalize => "finalize",
@@ -361,7 +365,13 @@ pub struct DispatchOutput {
 /// Result of `evaluate`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EvaluateOutput {
+    // Undocumented on purpose: a doc comment here would become a description
+    // in the tool's output schema (pinned by the tools_list snapshot).
+    #[allow(missing_docs)]
     pub session_id: String,
+    // Undocumented on purpose: a doc comment here would become a description
+    // in the tool's output schema (pinned by the tools_list snapshot).
+    #[allow(missing_docs)]
     pub cycle: usize,
     /// Every candidate of the cycle with its final relevance (agent judgments
     /// applied), best first. The files in context (the session's best `limit`)
@@ -400,6 +410,9 @@ pub struct Added {
 /// Result of `refine`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RefineOutput {
+    // Undocumented on purpose: a doc comment here would become a description
+    // in the tool's output schema (pinned by the tools_list snapshot).
+    #[allow(missing_docs)]
     pub session_id: String,
     /// The cycle the next `dispatch` will run.
     pub cycle: usize,

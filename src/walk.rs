@@ -5,8 +5,8 @@
 //! global git excludes are honoured inside a git repository (as ripgrep does:
 //! outside one they may belong to a packaging, e.g. Debian's linux-source
 //! tarball ships a `.gitignore` ending in `/*`), `.ignore` files always. The
-//! query's include/exclude globs are applied afterwards with `globset` (see
-//! [`Filter`]), so one walk serves every cycle of a loop. Size, binary and
+//! query's include/exclude globs are applied afterwards, with gitignore
+//! semantics (see [`Filter`]), so one walk serves every cycle of a loop. Size, binary and
 //! minified checks happen when a file is read (see `corpus`).
 //!
 //! Dependency directories ([`DEPENDENCY_DIRS`]: `node_modules`, `vendor`,
@@ -29,7 +29,7 @@
 //! do; their text is never returned.)
 
 use crate::error::{Error, Result};
-use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::SystemTime;
@@ -60,11 +60,13 @@ pub struct WalkOptions {
 
 /// Every regular file under `root` that the hidden and ignore rules let
 /// through, sorted by path, each once, at its real path.
+#[cfg(any(test, feature = "test-support"))]
 pub fn walk(root: &Path) -> Vec<Entry> {
     walk_until(root, &|| false)
 }
 
 /// [`walk`], stopping early (with the files found so far) once `stop` returns true.
+#[cfg(any(test, feature = "test-support"))]
 pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
     walk_counting(root, stop, &DependencyDirs::default()).0
 }
@@ -73,6 +75,7 @@ pub fn walk_until(root: &Path, stop: &(dyn Fn() -> bool + Sync)) -> Vec<Entry> {
 /// their target is outside the root, cannot be resolved (dangling, a loop),
 /// or is hidden or ignored. The dependency directories `deps` re-opens are
 /// entered.
+#[cfg(any(test, feature = "test-support"))]
 pub fn walk_counting(
     root: &Path,
     stop: &(dyn Fn() -> bool + Sync),
@@ -303,18 +306,29 @@ pub fn is_dependency_dir(name: &str) -> bool {
     DEPENDENCY_DIRS.contains(&name)
 }
 
-/// Include and exclude globs, compiled. Globs use gitignore conventions: a glob
-/// without `/` matches a file or directory name at any depth (`*.py`, `tests`);
-/// a glob with `/` is anchored at the root (`src/**/*.rs`); a glob matching a
-/// directory matches everything below it. A file passes when it matches some
-/// include (or there are none) and no exclude.
+/// Include and exclude globs, compiled as two gitignore files (with
+/// `ignore`'s own matcher), so a glob means what it would in a `.gitignore`:
+/// a glob without `/` (other than a trailing one) matches a file or directory
+/// name at any depth (`*.py`, `tests`); a glob with `/` is anchored at the
+/// root (`src/**/*.rs`, `/setup.py`); a glob ending in `/` matches only
+/// directories (`build/` skips the directory `build`, not a file of that
+/// name); a glob matching a directory matches everything below it; `!` before
+/// a glob takes back what an earlier glob of the same list matched
+/// (`tests` then `!tests/conftest.py`), and the last matching glob wins. An
+/// include list of `!` globs alone starts from every file. A file passes when
+/// it matches an include (or there are none) and no exclude. `\` is read as
+/// a path separator, a leading `./` is dropped, and a glob with a `..`
+/// component is refused.
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
-    include: Option<GlobSet>,
-    exclude: Option<GlobSet>,
+    include: Option<Gitignore>,
+    exclude: Option<Gitignore>,
 }
 
 impl Filter {
+    /// Compiles the include and exclude globs. Errors:
+    /// [`Error::InvalidGlob`] naming the list (`patterns` or `excludes`), the
+    /// glob as given, and why (a `..` component, or the glob's syntax).
     pub fn new(includes: &[String], excludes: &[String]) -> Result<Filter> {
         Ok(Filter {
             include: compile("patterns", includes)?,
@@ -322,11 +336,13 @@ impl Filter {
         })
     }
 
-    /// Whether `rel` (a `/`-separated relative path) passes the filter.
+    /// Whether the file `rel` (a `/`-separated path relative to the root)
+    /// passes the filter.
     pub fn is_match(&self, rel: &str) -> bool {
-        let matches = |set: &GlobSet| {
-            // A directory glob matches everything under it: test every ancestor too.
-            set.is_match(rel) || rel.match_indices('/').any(|(i, _)| set.is_match(&rel[..i]))
+        let rel = Path::new(rel.trim_start_matches('/'));
+        let matches = |set: &Gitignore| {
+            // The file, then each directory above it: a directory glob matches everything under it.
+            set.matched_path_or_any_parents(rel, false).is_ignore()
         };
         self.include.as_ref().is_none_or(matches) && !self.exclude.as_ref().is_some_and(matches)
     }
@@ -347,36 +363,80 @@ pub fn normalize_glob(glob: &str) -> String {
     }
 }
 
-fn compile(field: &'static str, globs: &[String]) -> Result<Option<GlobSet>> {
+/// One list of user globs as a gitignore matcher (see [`Filter`]); `None` when it has none.
+fn compile(field: &'static str, globs: &[String]) -> Result<Option<Gitignore>> {
     let globs: Vec<&String> = globs.iter().filter(|g| !g.trim().is_empty()).collect();
     if globs.is_empty() {
         return Ok(None);
     }
-    let mut builder = GlobSetBuilder::new();
-    for raw in globs {
-        if raw.split(['/', '\\']).any(|part| part == "..") {
+    // Relative paths are matched, so the matcher's root is empty.
+    let mut builder = GitignoreBuilder::new("");
+    // An unclosed `[` is a mistake to report, not a literal (as git reads it).
+    builder.allow_unclosed_class(false);
+    // Only `!` globs in an include list: start from every file.
+    if field == "patterns" && globs.iter().all(|g| g.trim().starts_with('!')) {
+        add_line(&mut builder, field, "*", "*")?;
+    }
+    for raw in &globs {
+        let path = raw.trim().trim_start_matches('!');
+        if path.split(['/', '\\']).any(|part| part == "..") {
             return Err(Error::InvalidGlob {
                 field,
-                glob: raw.clone(),
+                glob: raw.to_string(),
                 reason: "`..` would leave the root".into(),
             });
         }
-        let glob: Glob = GlobBuilder::new(&normalize_glob(raw))
-            .literal_separator(true)
-            .backslash_escape(false)
-            .build()
-            .map_err(|e| Error::InvalidGlob {
-                field,
-                glob: raw.clone(),
-                reason: e.kind().to_string(),
-            })?;
-        builder.add(glob);
+        add_line(&mut builder, field, raw, &gitignore_line(raw))?;
     }
-    builder.build().map(Some).map_err(|e| Error::InvalidGlob {
+    builder
+        .build()
+        .map(Some)
+        .map_err(|e| invalid(field, globs[0], e))
+}
+
+/// A user glob as a gitignore line: `\` becomes `/`, a leading `./` goes
+/// (after a `!` too), and a leading `#` is escaped (it would be a comment).
+fn gitignore_line(raw: &str) -> String {
+    let g = raw.trim().replace('\\', "/");
+    let (bang, mut g) = match g.strip_prefix('!') {
+        Some(rest) => ("!", rest.to_string()),
+        None => ("", g),
+    };
+    while let Some(rest) = g.strip_prefix("./") {
+        g = rest.to_string();
+    }
+    let hash = if bang.is_empty() && g.starts_with('#') {
+        "\\"
+    } else {
+        ""
+    };
+    format!("{bang}{hash}{g}")
+}
+
+fn add_line(
+    builder: &mut GitignoreBuilder,
+    field: &'static str,
+    raw: &str,
+    line: &str,
+) -> Result<()> {
+    builder
+        .add_line(None, line)
+        .map(|_| ())
+        .map_err(|e| invalid(field, raw, e))
+}
+
+/// `ignore`'s glob error as an [`Error::InvalidGlob`]: the glob as given and
+/// the reason alone (the syntax error, e.g. "unclosed character class; missing ']'").
+fn invalid(field: &'static str, raw: &str, e: ignore::Error) -> Error {
+    let reason = match e {
+        ignore::Error::Glob { err, .. } => err,
+        other => other.to_string(),
+    };
+    Error::InvalidGlob {
         field,
-        glob: e.glob().unwrap_or_default().to_string(),
-        reason: e.kind().to_string(),
-    })
+        glob: raw.to_string(),
+        reason,
+    }
 }
 
 #[cfg(test)]
@@ -603,11 +663,49 @@ mod tests {
         assert!(f.is_match("src/auth/token.py"));
     }
 
+    /// `dir/` matches only a directory, as in a `.gitignore`.
+    #[test]
+    fn a_trailing_slash_matches_only_directories() {
+        let f = Filter::new(&[], &["build/".into()]).unwrap();
+        assert!(!f.is_match("build/out.js"));
+        assert!(!f.is_match("src/build/gen.rs"));
+        assert!(f.is_match("tools/build"), "a file named build is kept");
+        let f = Filter::new(&["docs/".into()], &[]).unwrap();
+        assert!(f.is_match("docs/guide.md"));
+        assert!(!f.is_match("src/docs"));
+    }
+
+    /// `!x` takes back what an earlier glob of the same list matched, and a
+    /// leading `/` anchors at the root, as in a `.gitignore`.
+    #[test]
+    fn a_bang_takes_back_an_earlier_glob() {
+        let f = Filter::new(&[], &["tests".into(), "!tests/conftest.py".into()]).unwrap();
+        assert!(f.is_match("tests/conftest.py"));
+        assert!(!f.is_match("tests/test_token.py"));
+        let f = Filter::new(&["*.py".into(), "!tests/**".into()], &[]).unwrap();
+        assert!(f.is_match("src/a.py"));
+        assert!(!f.is_match("tests/b.py"));
+        assert!(!f.is_match("src/a.rs"));
+        // Only `!` includes: every other file.
+        let f = Filter::new(&["!*.md".into()], &[]).unwrap();
+        assert!(f.is_match("src/a.rs"));
+        assert!(!f.is_match("docs/README.md"));
+        let f = Filter::new(&[], &["/setup.py".into()]).unwrap();
+        assert!(!f.is_match("setup.py"));
+        assert!(f.is_match("pkg/setup.py"));
+        let f = Filter::new(&[], &["#notes.txt".into()]).unwrap();
+        assert!(!f.is_match("#notes.txt"), "a leading # is not a comment");
+    }
+
     #[test]
     fn bad_globs_name_the_glob() {
         let err = Filter::new(&["src/[".into()], &[]).unwrap_err().to_string();
         assert!(err.contains("src/["), "{err}");
         let err = Filter::new(&[], &["../etc".into()])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("leave the root"), "{err}");
+        let err = Filter::new(&[], &["!../etc".into()])
             .unwrap_err()
             .to_string();
         assert!(err.contains("leave the root"), "{err}");

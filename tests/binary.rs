@@ -138,7 +138,7 @@ fn cli_errors_go_to_stderr_with_a_nonzero_exit() {
         ),
         (
             &["retrieve", "x", "--max-cycles", "99", "--root", "."],
-            "--max-cycles 99 is out of range",
+            "'--max-cycles <MAX_CYCLES>': 99 is not in 1..=10",
         ),
     ];
     for (args, expected) in cases {

@@ -4,7 +4,7 @@
 //! words answers, with its query cut to the documented number of terms.
 
 use ctxloop::engine::{Engine, EngineOptions};
-use ctxloop::score::Weights;
+use ctxloop::request::CallOptions;
 use ctxloop::tools::retrieve::RetrieveParams;
 use ctxloop::types::{RetrieveOutput, StopReason};
 use std::path::Path;
@@ -85,9 +85,10 @@ fn a_cancelled_call_stops_parsing_the_file() {
     let out = engine
         .retrieve_with(
             params(dir.path(), 3_600_000),
-            &Weights::default(),
-            Some(cancel),
-            &|_, _, _| {},
+            &CallOptions {
+                cancel: Some(&cancel),
+                ..Default::default()
+            },
         )
         .expect("retrieve answers");
     canceller.join().unwrap();

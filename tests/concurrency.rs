@@ -3,7 +3,7 @@
 
 use crate::common::*;
 use ctxloop::engine::{Engine, EngineOptions};
-use ctxloop::score::Weights;
+use ctxloop::request::CallOptions;
 use ctxloop::server::CtxServer;
 use ctxloop::tools::retrieve::RetrieveParams;
 use ctxloop::types::StopReason;
@@ -111,9 +111,10 @@ fn the_engine_stops_on_cancellation_and_says_the_answer_is_partial() {
                 root: Some(dir.path().to_string_lossy().into_owned()),
                 ..Default::default()
             },
-            &Weights::default(),
-            Some(cancel),
-            &|_, _, _| {},
+            &CallOptions {
+                cancel: Some(&cancel),
+                ..Default::default()
+            },
         )
         .expect("a cancelled call still answers");
     assert_eq!(out.stop_reason, StopReason::Cancelled);

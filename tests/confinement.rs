@@ -403,7 +403,7 @@ async fn judgments_and_refinements_cannot_name_outside_files() {
     c.cancel().await.unwrap();
 }
 
-use ctxloop::engine::scratch_git as git;
+use ctxloop::test_support::scratch_git as git;
 
 #[test]
 fn provenance_names_the_roots_repository_even_when_git_dir_points_elsewhere() {

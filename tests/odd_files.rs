@@ -6,13 +6,13 @@
 
 use crate::common::assert_succeeded;
 
-use ctxloop::corpus::{Corpus, Skip, MAX_FILE_BYTES};
 use ctxloop::engine::{Engine, EngineOptions};
+use ctxloop::test_support::walk;
+use ctxloop::test_support::{Corpus, Skip, MAX_FILE_BYTES};
 use ctxloop::tools::dispatch::DispatchParams;
 use ctxloop::tools::evaluate::{EvaluateParams, Judgment};
 use ctxloop::tools::retrieve::RetrieveParams;
 use ctxloop::types::{RetrieveOutput, Tier};
-use ctxloop::walk::walk;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 

@@ -7,10 +7,8 @@
 //! - the engine never panics on arbitrary tool arguments, globs or task text:
 //!   it answers, or returns an error that says what was wrong.
 
-use ctxloop::corpus::Doc;
 use ctxloop::engine::{Engine, EngineOptions};
-use ctxloop::query::TaskQuery;
-use ctxloop::score::{self, Candidate, Focus, Scored, Weights};
+use ctxloop::test_support::{score, Candidate, Doc, Focus, Scored, TaskQuery, Weights};
 use ctxloop::tools::dispatch::DispatchParams;
 use ctxloop::tools::evaluate::{EvaluateParams, Judgment};
 use ctxloop::tools::refine::RefineParams;
@@ -106,7 +104,7 @@ fn rank(files: &[(String, String)], task: &str) -> Vec<Scored> {
             allowed: true,
         })
         .collect();
-    score::score(
+    score(
         &cands,
         &TaskQuery::new(task, &[]),
         &Focus::default(),

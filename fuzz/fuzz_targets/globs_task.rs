@@ -10,11 +10,8 @@ mod common;
 
 use arbitrary::Arbitrary;
 use common::{check_error, check_files, engine};
-use ctxloop::corpus::Doc;
-use ctxloop::query::TaskQuery;
-use ctxloop::score::{self, Candidate, Focus, Weights};
+use ctxloop::test_support::{normalize_glob, score, Candidate, Doc, Filter, Focus, TaskQuery, Weights};
 use ctxloop::tools::retrieve::RetrieveParams;
-use ctxloop::walk::{normalize_glob, Filter};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 use std::sync::Arc;
@@ -64,7 +61,7 @@ fuzz_target!(|input: Input| {
             allowed: true,
         })
         .collect();
-    let scored = score::score(
+    let scored = score(
         &cands,
         &query,
         &Focus::default(),

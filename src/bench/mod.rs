@@ -15,10 +15,10 @@
 //!
 //! Output: a table (or `--json`) on stdout, progress and warnings on stderr.
 //!
-//! Layout: [`args`] (command line), [`tasks`] (task files), [`repos`] (git
-//! directories), [`trees`] (materialized trees), [`bm25`] (the baseline),
-//! [`systems`] (what is measured, one answer), [`metrics`] (definitions and
-//! summaries), [`run`] (the driver), [`report`] (table and JSON).
+//! Layout: `args` (command line), `tasks` (task files), `repos` (git
+//! directories), `trees` (materialized trees), `bm25` (the baseline),
+//! `systems` (what is measured, one answer), `metrics` (definitions and
+//! summaries), `run` (the driver), `report` (table and JSON).
 
 mod args;
 mod bm25;

@@ -60,7 +60,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         tree_infos,
         skipped,
     );
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::cli::stdout();
     if args.json {
         serde_json::to_writer_pretty(&mut stdout, &report)?;
         writeln!(stdout)?;

@@ -128,7 +128,13 @@ pub(super) fn run_engine(
         ..Default::default()
     };
     let start = Instant::now();
-    let result = engine.retrieve_weighted(params, weights);
+    let result = engine.retrieve_with(
+        params,
+        &crate::request::CallOptions {
+            weights: Some(weights),
+            ..Default::default()
+        },
+    );
     let ms = start.elapsed().as_secs_f64() * 1e3;
     match result {
         Ok(out) => {

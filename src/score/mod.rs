@@ -67,7 +67,7 @@ pub struct Scored {
     /// this, and its reason is rendered from it.
     pub named: Option<Named>,
     /// Set when this file was to be parsed but its symbols were capped (see
-    /// [`Cap`]): it is ranked without definition or neighbour evidence.
+    /// `Cap`): it is ranked without definition or neighbour evidence.
     pub capped: Option<Cap>,
 }
 

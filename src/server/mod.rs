@@ -8,9 +8,12 @@ mod transport;
 
 pub use transport::LineTransport;
 
+/// Validates `serve`'s roots before the server starts (see the function).
+pub use crate::confine::server_roots;
 use crate::engine::{Engine, EngineOptions};
 use crate::error::Error;
 use crate::render::{self, Render};
+use crate::request::CallOptions;
 use crate::tools::dispatch::DispatchParams;
 use crate::tools::evaluate::EvaluateParams;
 use crate::tools::refine::RefineParams;
@@ -87,6 +90,8 @@ fn take_content(args: &mut JsonObject) -> Result<Content, String> {
     }
 }
 
+/// The MCP server: the four tools and the `gather_context` prompt over one
+/// shared [`Engine`]. Cloning shares the engine.
 #[derive(Clone)]
 pub struct CtxServer {
     engine: Arc<Engine>,
@@ -123,10 +128,12 @@ async fn run<T: Send + 'static>(
 
 #[tool_router(router = tool_router)]
 impl CtxServer {
+    /// A server with its own engine.
     pub fn new(options: EngineOptions) -> Self {
         Self::with_engine(Arc::new(Engine::new(options)))
     }
 
+    /// A server over a shared engine (e.g. one a test also calls directly).
     pub fn with_engine(engine: Arc<Engine>) -> Self {
         Self {
             engine,
@@ -161,7 +168,7 @@ impl CtxServer {
         // Progress after each cycle, when the client asked for it (a progress
         // token in `_meta`); the engine runs on a blocking thread, so its
         // reports cross a channel to an async task that notifies the client.
-        let max_cycles = p.max_cycles.unwrap_or(crate::engine::DEFAULT_MAX_CYCLES);
+        let max_cycles = p.max_cycles.unwrap_or(crate::config::MAX_CYCLES.default);
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize, String)>();
         // The closing notification's sender: a loop that stops early
         // (sufficient, converged, ...) still ends its progress at `total`.
@@ -186,12 +193,15 @@ impl CtxServer {
         });
         let cancel = ct.clone();
         let r = run(ct, move || {
+            let progress = move |done: usize, total: usize, msg: &str| {
+                let _ = tx.send((done, total, msg.to_string()));
+            };
             engine.retrieve_with(
                 p,
-                &Default::default(),
-                Some(cancel),
-                &move |done, total, msg| {
-                    let _ = tx.send((done, total, msg.to_string()));
+                &CallOptions {
+                    cancel: Some(&cancel),
+                    progress: Some(&progress),
+                    ..Default::default()
                 },
             )
         })
@@ -241,13 +251,23 @@ impl CtxServer {
         Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
     ) -> CallToolResult {
-        let p = match args::parse(args) {
+        let p: DispatchParams = match args::parse(args) {
             Ok(p) => p,
             Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
         };
         let engine = self.engine.clone();
         let cancel = ct.clone();
-        match run(ct, move || engine.dispatch_with(p, Some(cancel))).await {
+        match run(ct, move || {
+            engine.dispatch_with(
+                p,
+                &CallOptions {
+                    cancel: Some(&cancel),
+                    ..Default::default()
+                },
+            )
+        })
+        .await
+        {
             Ok(out) => result(&out, out.text()),
             Err(e) => e,
         }
@@ -264,7 +284,7 @@ impl CtxServer {
         Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
     ) -> CallToolResult {
-        let p = match args::parse(args) {
+        let p: EvaluateParams = match args::parse(args) {
             Ok(p) => p,
             Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
         };
@@ -286,7 +306,7 @@ impl CtxServer {
         Parameters(args): Parameters<JsonObject>,
         ct: CancellationToken,
     ) -> CallToolResult {
-        let p = match args::parse(args) {
+        let p: RefineParams = match args::parse(args) {
             Ok(p) => p,
             Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
         };
@@ -367,8 +387,7 @@ pub async fn serve_stdio(options: EngineOptions) -> anyhow::Result<()> {
     }
     let server = CtxServer::new(options);
     server.engine.deadline_ms(None)?;
-    let (stdin, stdout) = rmcp::transport::stdio();
-    let running = match server.serve(LineTransport::new(stdin, stdout)).await {
+    let running = match server.serve(LineTransport::stdio()).await {
         Ok(running) => running,
         // The client went away before initializing (e.g. stdin at EOF): nothing to serve.
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(why)) => {

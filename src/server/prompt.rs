@@ -33,6 +33,8 @@ For a one-shot answer, `retrieve` runs the same loop with the server's own judgm
     )
 }
 
+// rmcp's #[prompt] generates an undocumented public attribute fn beside each prompt.
+#[allow(missing_docs)]
 #[prompt_router(vis = "pub(crate)")]
 impl CtxServer {
     /// The retrieval loop's protocol for a task: start broad, evaluate every file 0-1, name what is missing, refine, stop at three cycles or three high files.

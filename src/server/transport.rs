@@ -40,11 +40,21 @@ pub struct LineTransport<R, W> {
     write: Writer<W>,
 }
 
+impl LineTransport<tokio::io::Stdin, tokio::io::Stdout> {
+    /// The process's stdin and stdout: with the CLI's output writer, one of
+    /// the two places allowed to write to stdout (clippy.toml).
+    #[allow(clippy::disallowed_methods)]
+    pub fn stdio() -> Self {
+        LineTransport::new(tokio::io::stdin(), tokio::io::stdout())
+    }
+}
+
 impl<R, W> LineTransport<R, W>
 where
     R: AsyncRead + Unpin + Send,
     W: AsyncWrite + Unpin + Send + 'static,
 {
+    /// A transport reading requests from `read` and writing replies to `write`.
     pub fn new(read: R, write: W) -> Self {
         LineTransport {
             read: BufReader::new(read),

@@ -4,8 +4,8 @@ use super::stop::{self, CycleFacts};
 use super::{Kept, Session};
 use crate::error::{Error, Result};
 use crate::gaps::{self, InContext};
+use crate::request::ValidJudgment;
 use crate::snippets;
-use crate::tools::evaluate::Judgment;
 use crate::types::*;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -16,7 +16,7 @@ const FIRST_ANSWER: usize = 5;
 
 impl Session {
     /// EVALUATE: apply the agent's judgments, find the gaps, decide.
-    pub fn evaluate(&mut self, judgments: &[Judgment]) -> Result<EvaluateOutput> {
+    pub(crate) fn evaluate(&mut self, judgments: &[ValidJudgment]) -> Result<EvaluateOutput> {
         if self.cycle == 0 {
             return Err(Error::NothingToEvaluate {
                 id: self.id.clone(),
@@ -89,22 +89,12 @@ impl Session {
     }
 
     /// Applies the agent's judgments: a judged file's relevance is the agent's.
-    fn judge(&mut self, judgments: &[Judgment]) -> Result<()> {
+    fn judge(&mut self, judgments: &[ValidJudgment]) -> Result<()> {
         for j in judgments {
-            if !(0.0..=1.0).contains(&j.relevance) {
-                return Err(Error::InvalidJudgment {
-                    path: j.path.clone(),
-                    reason: format!("relevance {} is not in [0, 1]", j.relevance),
-                });
-            }
-            let path = j
-                .path
-                .replace('\\', "/")
-                .trim_start_matches("./")
-                .to_string();
+            let path = j.path.clone();
             if !self.corpus.contains_key(&path) {
                 return Err(Error::InvalidJudgment {
-                    path: j.path.clone(),
+                    path: j.given.clone(),
                     reason: "no such file under the session's root; use a path exactly as dispatch returned it".into(),
                 });
             }
@@ -116,7 +106,7 @@ impl Session {
             if !self.candidates.contains(&path) {
                 self.candidates.push(path.clone());
             }
-            if let Some(m) = j.missing_context.as_ref().filter(|m| !m.trim().is_empty()) {
+            if let Some(m) = &j.missing_context {
                 self.agent_gaps.push(Gap {
                     kind: GapKind::AgentReported,
                     description: m.clone(),

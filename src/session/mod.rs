@@ -14,7 +14,7 @@ mod refine;
 mod stop;
 mod store;
 
-pub use store::{Sessions, MAX_SESSIONS, SESSION_TTL};
+pub(crate) use store::Sessions;
 
 use crate::config::LoopConfig;
 use crate::corpus::Doc;
@@ -256,7 +256,7 @@ pub(crate) mod tests {
     pub(crate) fn config() -> LoopConfig {
         let root = env!("CARGO_MANIFEST_DIR").to_string() + "/tests/fixtures/authsvc";
         LoopConfig::new(
-            &crate::tools::retrieve::RetrieveParams {
+            &crate::request::RetrieveRequest {
                 task: "token expiry".into(),
                 root: Some(root),
                 ..Default::default()

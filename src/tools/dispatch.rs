@@ -1,3 +1,5 @@
+//! The `dispatch` tool's parameters (its input schema) and their conversion into the core request.
+use crate::config::{BUDGET_TOKENS, HIGH_THRESHOLD, LIMIT, MAX_CYCLES, MIN_HIGH};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -25,22 +27,56 @@ pub struct DispatchParams {
     pub excludes: Vec<String>,
     /// When starting: maximum cycles, 1-10 (default 3). Fixed for the session: when continuing, omit it.
     #[serde(default)]
-    #[schemars(range(min = 1, max = 10))]
+    #[schemars(range(min = MAX_CYCLES.min, max = MAX_CYCLES.max))]
     pub max_cycles: Option<usize>,
     /// When starting: high-tier files needed to stop, 1-50 (default 3).
     #[serde(default)]
-    #[schemars(range(min = 1, max = 50))]
+    #[schemars(range(min = MIN_HIGH.min, max = MIN_HIGH.max))]
     pub min_high: Option<usize>,
     /// When starting: relevance at or above which a file is high, 0.05-1.0 (default 0.7).
     #[serde(default)]
-    #[schemars(range(min = 0.05, max = 1.0))]
+    #[schemars(range(min = HIGH_THRESHOLD.min, max = HIGH_THRESHOLD.max))]
     pub high_threshold: Option<f64>,
     /// Candidates returned per cycle, 1-100 (default 10).
     #[serde(default)]
-    #[schemars(range(min = 1, max = 100))]
+    #[schemars(range(min = LIMIT.min, max = LIMIT.max))]
     pub limit: Option<usize>,
     /// When starting: token budget of the text rendering (headers, snippets, handles), 100-20000 (default 6000). Fixed for the session.
     #[serde(default)]
-    #[schemars(range(min = 100, max = 20000))]
+    #[schemars(range(min = BUDGET_TOKENS.min, max = BUDGET_TOKENS.max))]
     pub budget_tokens: Option<usize>,
+}
+
+impl From<DispatchParams> for crate::request::DispatchRequest {
+    fn from(p: DispatchParams) -> Self {
+        let DispatchParams {
+            session_id,
+            task,
+            root,
+            patterns,
+            keywords,
+            excludes,
+            max_cycles,
+            min_high,
+            high_threshold,
+            limit,
+            budget_tokens,
+        } = p;
+        crate::request::DispatchRequest {
+            session_id,
+            start: crate::request::RetrieveRequest {
+                task: task.unwrap_or_default(),
+                root,
+                patterns,
+                keywords,
+                excludes,
+                max_cycles,
+                min_high,
+                high_threshold,
+                limit,
+                budget_tokens,
+                deadline_ms: None,
+            },
+        }
+    }
 }

@@ -1,3 +1,4 @@
+//! The `evaluate` tool's parameters (its input schema) and their conversion into the core request.
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -23,4 +24,21 @@ pub struct EvaluateParams {
     /// Optional judgments from the agent; files without one keep the server's score.
     #[serde(default)]
     pub judgments: Vec<Judgment>,
+}
+
+impl From<EvaluateParams> for crate::request::EvaluateRequest {
+    fn from(p: EvaluateParams) -> Self {
+        crate::request::EvaluateRequest {
+            session_id: p.session_id,
+            judgments: p
+                .judgments
+                .into_iter()
+                .map(|j| crate::request::Judgment {
+                    path: j.path,
+                    relevance: j.relevance,
+                    missing_context: j.missing_context,
+                })
+                .collect(),
+        }
+    }
 }

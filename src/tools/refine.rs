@@ -1,3 +1,4 @@
+//! The `refine` tool's parameters (its input schema) and their conversion into the core request.
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -16,4 +17,15 @@ pub struct RefineParams {
     /// Exclude globs or paths the agent wants added.
     #[serde(default)]
     pub excludes: Vec<String>,
+}
+
+impl From<RefineParams> for crate::request::RefineRequest {
+    fn from(p: RefineParams) -> Self {
+        crate::request::RefineRequest {
+            session_id: p.session_id,
+            keywords: p.keywords,
+            patterns: p.patterns,
+            excludes: p.excludes,
+        }
+    }
 }

@@ -1,0 +1,162 @@
+//! What the engine is asked: one request type per step, plain data owned by
+//! the core. The MCP tools' parameters ([`crate::tools`]) and the CLI convert
+//! into these, so the dependency points from the edges inward.
+
+use crate::error::{Error, Result};
+use crate::score::Weights;
+use tokio_util::sync::CancellationToken;
+
+/// A whole loop (`retrieve`), or the start of a session (`dispatch`). Each
+/// `None` setting takes its [`crate::config::Bound`]'s default.
+#[derive(Debug, Clone, Default)]
+pub struct RetrieveRequest {
+    /// The coding task in natural language (not empty).
+    pub task: String,
+    /// Directory to search, absolute or relative to the engine's root.
+    pub root: Option<String>,
+    /// Include globs, gitignore-style, relative to the root.
+    pub patterns: Vec<String>,
+    /// Extra search terms, weighed like the task's title.
+    pub keywords: Vec<String>,
+    /// Exclude globs or paths.
+    pub excludes: Vec<String>,
+    /// See [`crate::config::MAX_CYCLES`].
+    pub max_cycles: Option<usize>,
+    /// See [`crate::config::MIN_HIGH`].
+    pub min_high: Option<usize>,
+    /// See [`crate::config::HIGH_THRESHOLD`].
+    pub high_threshold: Option<f64>,
+    /// See [`crate::config::LIMIT`].
+    pub limit: Option<usize>,
+    /// See [`crate::config::BUDGET_TOKENS`].
+    pub budget_tokens: Option<usize>,
+    /// This call's deadline in ms ([`crate::config::DEADLINE_MS`]); default:
+    /// the engine's. Only `retrieve` reads it.
+    pub deadline_ms: Option<u64>,
+}
+
+/// One `dispatch` call: a new session (no `session_id`; `start` holds its
+/// task, root, filters and settings) or the next cycle of one (`start`'s
+/// filters are added; its task, root and settings must be omitted or equal
+/// the session's, and its `limit` replaces the session's).
+#[derive(Debug, Clone, Default)]
+pub struct DispatchRequest {
+    /// The session to continue, or `None` to start one.
+    pub session_id: Option<String>,
+    /// The task, root, filters and settings (`deadline_ms` is not read).
+    pub start: RetrieveRequest,
+}
+
+/// One `evaluate` call.
+#[derive(Debug, Clone, Default)]
+pub struct EvaluateRequest {
+    /// The session from `dispatch`.
+    pub session_id: String,
+    /// The agent's judgments; files without one keep the engine's score.
+    pub judgments: Vec<Judgment>,
+}
+
+/// The calling agent's judgment of one file, as given.
+#[derive(Debug, Clone, Default)]
+pub struct Judgment {
+    /// Path as `dispatch` returned it (relative to the root).
+    pub path: String,
+    /// The agent's relevance in [0, 1]; it replaces the engine's score.
+    pub relevance: f64,
+    /// What this file needs that is not in context yet; becomes a gap.
+    pub missing_context: Option<String>,
+}
+
+/// A judgment checked before the session sees it: relevance in [0, 1], path
+/// `/`-separated without a leading `./`.
+#[derive(Debug, Clone)]
+pub(crate) struct ValidJudgment {
+    /// The normalised path (a key of the session's files).
+    pub(crate) path: String,
+    /// The path as given, for error messages.
+    pub(crate) given: String,
+    pub(crate) relevance: f64,
+    /// Non-blank `missing_context`.
+    pub(crate) missing_context: Option<String>,
+}
+
+impl Judgment {
+    /// Checks the relevance and normalises the path. Errors:
+    /// [`Error::InvalidJudgment`] for a relevance outside [0, 1] (or NaN).
+    pub(crate) fn validate(&self) -> Result<ValidJudgment> {
+        if !(0.0..=1.0).contains(&self.relevance) {
+            return Err(Error::InvalidJudgment {
+                path: self.path.clone(),
+                reason: format!("relevance {} is not in [0, 1]", self.relevance),
+            });
+        }
+        Ok(ValidJudgment {
+            path: self
+                .path
+                .replace('\\', "/")
+                .trim_start_matches("./")
+                .to_string(),
+            given: self.path.clone(),
+            relevance: self.relevance,
+            missing_context: self
+                .missing_context
+                .clone()
+                .filter(|m| !m.trim().is_empty()),
+        })
+    }
+}
+
+/// One `refine` call: what the agent wants added to the next query.
+#[derive(Debug, Clone, Default)]
+pub struct RefineRequest {
+    /// The session from `dispatch`.
+    pub session_id: String,
+    /// Search terms to add.
+    pub keywords: Vec<String>,
+    /// Include globs to add.
+    pub patterns: Vec<String>,
+    /// Exclude globs or paths to add.
+    pub excludes: Vec<String>,
+}
+
+/// `progress(cycles done, max cycles, message)`, called after each cycle.
+pub type Progress<'a> = &'a (dyn Fn(usize, usize, &str) + Sync);
+
+/// How one call runs, beside what it asks: the scoring weights, the client's
+/// cancellation and a progress callback. `CallOptions::default()` is the
+/// plain call (default weights, not cancellable, no progress).
+#[derive(Clone, Copy, Default)]
+pub struct CallOptions<'a> {
+    /// Scoring weights (default: [`Weights::default`]); `ctxloop bench --weights`.
+    pub weights: Option<&'a Weights>,
+    /// Stops the call early, with `truncated` set, when cancelled.
+    pub cancel: Option<&'a CancellationToken>,
+    /// Called after each cycle of `retrieve` (`dispatch` does not call it).
+    pub progress: Option<Progress<'a>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judged(path: &str, relevance: f64) -> Result<ValidJudgment> {
+        Judgment {
+            path: path.into(),
+            relevance,
+            missing_context: Some("  ".into()),
+        }
+        .validate()
+    }
+
+    #[test]
+    fn a_judgment_is_checked_and_its_path_normalised() {
+        let j = judged(".\\src\\a.py", 1.0).unwrap();
+        assert_eq!(j.path, "src/a.py");
+        assert_eq!(j.given, ".\\src\\a.py");
+        assert_eq!(j.missing_context, None, "a blank note is no gap");
+        for bad in [-0.1, 1.5, f64::NAN] {
+            let e = judged("a.py", bad).unwrap_err().to_string();
+            assert!(e.contains("is not in [0, 1]"), "{e}");
+        }
+    }
+}
