@@ -11,7 +11,7 @@ use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientRequest, NumberOrString,
     ProgressNotificationParam, ProgressToken, RequestMetaObject, ServerResult,
 };
-use rmcp::service::{NotificationContext, PeerRequestOptions};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::json;
 use std::sync::{Arc, Mutex};
@@ -156,12 +156,20 @@ impl ClientHandler for Progress {
     }
 }
 
-#[tokio::test]
-async fn progress_is_notified_per_cycle_when_the_client_asks() {
-    let dir = modules(30);
+/// A `retrieve` on a fresh server rooted at `root`, from a client that asks
+/// for progress (token 1): the notifications it saw, the client (kept alive
+/// while they arrive) and the result.
+async fn retrieve_with_progress(
+    root: std::path::PathBuf,
+    args: serde_json::Value,
+) -> (
+    Progress,
+    RunningService<RoleClient, Progress>,
+    rmcp::model::CallToolResult,
+) {
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     let server = CtxServer::new(EngineOptions {
-        root: Some(dir.path().to_path_buf()),
+        root: Some(root),
         ..Default::default()
     });
     tokio::spawn(async move {
@@ -177,12 +185,8 @@ async fn progress_is_notified_per_cycle_when_the_client_asks() {
     let mut meta = RequestMetaObject::default();
     meta.set_progress_token(ProgressToken(NumberOrString::Number(1)));
     let request = ClientRequest::CallToolRequest(CallToolRequest::new(
-        CallToolRequestParams::new("retrieve").with_arguments(
-            json!({"task": "handler_4 payload", "max_cycles": 2, "min_high": 50})
-                .as_object()
-                .unwrap()
-                .clone(),
-        ),
+        CallToolRequestParams::new("retrieve")
+            .with_arguments(args.as_object().expect("arguments object").clone()),
     ));
     let mut options = PeerRequestOptions::no_options();
     options.meta = Some(meta);
@@ -194,6 +198,17 @@ async fn progress_is_notified_per_cycle_when_the_client_asks() {
     let ServerResult::CallToolResult(r) = handle.await_response().await.expect("answered") else {
         panic!("not a tools/call result")
     };
+    (seen, client, r)
+}
+
+#[tokio::test]
+async fn progress_is_notified_per_cycle_when_the_client_asks() {
+    let dir = modules(30);
+    let (seen, _client, r) = retrieve_with_progress(
+        dir.path().to_path_buf(),
+        json!({"task": "handler_4 payload", "max_cycles": 2, "min_high": 50}),
+    )
+    .await;
     assert_ne!(r.is_error, Some(true), "{}", text(&r));
     // Notifications precede the result on the wire; give the client a moment
     // to dispatch them to its handler.
@@ -226,41 +241,11 @@ async fn progress_is_notified_per_cycle_when_the_client_asks() {
 /// still ends its progress at `total`, so a client's progress bar completes.
 #[tokio::test]
 async fn progress_reaches_total_when_the_loop_stops_early() {
-    let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    let server = CtxServer::new(EngineOptions {
-        root: Some(crate::common::fixture()),
-        ..Default::default()
-    });
-    tokio::spawn(async move {
-        let running = server.serve(server_io).await.expect("server starts");
-        let _ = running.waiting().await;
-    });
-    let seen = Progress::default();
-    let client = seen
-        .clone()
-        .serve(client_io)
-        .await
-        .expect("client connects");
-    let mut meta = RequestMetaObject::default();
-    meta.set_progress_token(ProgressToken(NumberOrString::Number(1)));
-    let request = ClientRequest::CallToolRequest(CallToolRequest::new(
-        CallToolRequestParams::new("retrieve").with_arguments(
-            json!({"task": "fix the token expiry bug", "max_cycles": 3, "min_high": 1})
-                .as_object()
-                .unwrap()
-                .clone(),
-        ),
-    ));
-    let mut options = PeerRequestOptions::no_options();
-    options.meta = Some(meta);
-    let handle = client
-        .peer()
-        .send_request_with_option(request, options)
-        .await
-        .expect("request sent");
-    let ServerResult::CallToolResult(r) = handle.await_response().await.expect("answered") else {
-        panic!("not a tools/call result")
-    };
+    let (seen, _client, r) = retrieve_with_progress(
+        crate::common::fixture(),
+        json!({"task": "fix the token expiry bug", "max_cycles": 3, "min_high": 1}),
+    )
+    .await;
     assert_ne!(r.is_error, Some(true), "{}", text(&r));
     let out = r.structured_content.expect("structured result");
     assert_eq!(out["stop_reason"], "sufficient", "{out}");
