@@ -63,6 +63,13 @@ pub enum Command {
         /// files found so far, marked `truncated`.
         #[arg(long, value_name = "MS", default_value_t = crate::engine::DEFAULT_DEADLINE_MS)]
         deadline_ms: u64,
+        /// Do not read and parse --root in the background at start-up. By
+        /// default the server walks, reads (at most 384 MiB of text) and parses
+        /// (at most 64 MiB, largest files first) the root while it waits for
+        /// its first call, pausing while a call runs; answers still reflect
+        /// the tree at call time.
+        #[arg(long)]
+        no_prefetch: bool,
     },
     /// Run the whole loop for TASK and print the ranked files (the `retrieve` tool's result).
     Retrieve(RetrieveArgs),

@@ -5,6 +5,7 @@
 
 use crate::config::range;
 use crate::corpus::Corpus;
+use crate::corpus::{Doc, Skip, MAX_FILE_BYTES};
 use crate::error::{Error, Result};
 use crate::root::Roots;
 use crate::score::Weights;
@@ -14,8 +15,10 @@ use crate::tools::evaluate::EvaluateParams;
 use crate::tools::refine::RefineParams;
 use crate::tools::retrieve::RetrieveParams;
 use crate::types::{DispatchOutput, EvaluateOutput, RefineOutput, RetrieveOutput};
-use crate::walk::Filter;
+use crate::walk::{walk_with, DependencyDirs, Entry, Filter};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -44,6 +47,33 @@ pub struct EngineOptions {
     /// Let the CLI's `--root` (or the server's own) be hidden or ignored
     /// (`--allow-hidden-root`). Never applies to a server's `root` arguments.
     pub allow_hidden_root: bool,
+    /// Read and parse `root` in the background when a server starts
+    /// ([`Engine::prefetch`]; `serve --no-prefetch` turns it off). Only
+    /// `serve` looks at it.
+    pub prefetch: bool,
+}
+
+/// Bytes of file text [`Engine::prefetch`] reads at most (files in path
+/// order, each at most [`MAX_FILE_BYTES`]): below the corpus cache's bound,
+/// so prefetching never evicts and memory stays bounded on any tree.
+pub const PREFETCH_READ_BYTES: u64 = 384 * 1024 * 1024;
+/// Bytes of source [`Engine::prefetch`] parses at most (largest files first).
+pub const PREFETCH_PARSE_BYTES: u64 = 64 * 1024 * 1024;
+/// Files read per batch by [`Engine::prefetch`]; between batches it waits
+/// while a call runs.
+const PREFETCH_BATCH: usize = 256;
+
+/// What [`Engine::prefetch`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Prefetched {
+    /// Files the walk found.
+    pub files: usize,
+    /// Files read and indexed (or judged binary, minified, unreadable).
+    pub read: usize,
+    /// Files whose symbols were parsed.
+    pub parsed: usize,
+    /// Stopped by its cancellation token before it was done.
+    pub cancelled: bool,
 }
 
 /// Shared state: the file cache and the sessions.
@@ -52,6 +82,24 @@ pub struct Engine {
     roots: Roots,
     pub(crate) corpus: Corpus,
     sessions: Sessions,
+    /// Calls running now: [`Engine::prefetch`] pauses while there are any.
+    busy: AtomicUsize,
+}
+
+/// Counts a call as running while it lives.
+struct Busy<'a>(&'a AtomicUsize);
+
+impl<'a> Busy<'a> {
+    fn new(n: &'a AtomicUsize) -> Busy<'a> {
+        n.fetch_add(1, Ordering::SeqCst);
+        Busy(n)
+    }
+}
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Engine {
@@ -66,7 +114,89 @@ impl Engine {
             options,
             corpus: Corpus::default(),
             sessions: Sessions::default(),
+            busy: AtomicUsize::new(0),
         }
+    }
+
+    /// Warms the file cache for the engine's root (`--root`, else the working
+    /// directory): walks it, reads and indexes its files (at most
+    /// [`PREFETCH_READ_BYTES`] of text, in batches), then parses the largest
+    /// source files (at most [`PREFETCH_PARSE_BYTES`], one thread). Between
+    /// batches and files it waits while a call runs, so it never slows one
+    /// down by more than a batch or one file's parse; it returns once
+    /// `cancel` is cancelled.
+    ///
+    /// Never stale: what it reads goes into the same cache calls use, keyed
+    /// by each file's (size, mtime, ctime, inode), and every call walks the
+    /// tree again, so a file changed after it was prefetched is read again.
+    /// Blocking: a server runs it on a thread of its own.
+    pub fn prefetch(&self, cancel: &CancellationToken) -> Result<Prefetched> {
+        let root = self.resolve_root(None)?;
+        let stop = || cancel.is_cancelled();
+        let mut done = Prefetched::default();
+        let (entries, _) = walk_with(
+            &root,
+            self.roots.walk_options(),
+            &DependencyDirs::default(),
+            &stop,
+        );
+        done.files = entries.len();
+        let mut left = PREFETCH_READ_BYTES;
+        let entries: Vec<Entry> = entries
+            .into_iter()
+            .filter(|e| e.size <= MAX_FILE_BYTES)
+            .take_while(|e| {
+                let fits = e.size <= left;
+                left = left.saturating_sub(e.size);
+                fits
+            })
+            .collect();
+        // Weak: a version a call replaced or evicted meanwhile is not parsed.
+        let mut sources: Vec<(usize, Weak<Doc>)> = Vec::new();
+        for batch in entries.chunks(PREFETCH_BATCH) {
+            if !self.idle(cancel) {
+                done.cancelled = true;
+                return Ok(done);
+            }
+            let loaded = self.corpus.load(batch.to_vec(), &[], &stop);
+            for l in &loaded {
+                match &l.doc {
+                    Err(Skip::NotRead) => {}
+                    Ok(d) => {
+                        done.read += 1;
+                        if d.language.is_some() && d.kept_symbols().is_none() {
+                            sources.push((d.text.len(), Arc::downgrade(d)));
+                        }
+                    }
+                    Err(_) => done.read += 1,
+                }
+            }
+        }
+        sources.sort_by_key(|(len, _)| std::cmp::Reverse(*len));
+        let mut left = PREFETCH_PARSE_BYTES as usize;
+        for (len, doc) in sources {
+            if !self.idle(cancel) {
+                done.cancelled = true;
+                return Ok(done);
+            }
+            if len > left {
+                continue;
+            }
+            let Some(doc) = doc.upgrade() else { continue };
+            left -= len;
+            doc.symbols_until(&stop);
+            done.parsed += 1;
+        }
+        done.cancelled = stop();
+        Ok(done)
+    }
+
+    /// Waits while a call runs; false once `cancel` is cancelled.
+    fn idle(&self, cancel: &CancellationToken) -> bool {
+        while self.busy.load(Ordering::SeqCst) > 0 && !cancel.is_cancelled() {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        !cancel.is_cancelled()
     }
 
     /// Root resolution: see [`Roots::resolve_root`].
@@ -110,6 +240,7 @@ impl Engine {
         cancel: Option<CancellationToken>,
         progress: &(dyn Fn(usize, usize, &str) + Sync),
     ) -> Result<RetrieveOutput> {
+        let _busy = Busy::new(&self.busy);
         let start = Instant::now();
         let cfg = self.config(&p)?;
         let limits = Limits::new(Some(self.deadline_ms(p.deadline_ms)?), cancel);
@@ -163,6 +294,7 @@ impl Engine {
         p: DispatchParams,
         cancel: Option<CancellationToken>,
     ) -> Result<DispatchOutput> {
+        let _busy = Busy::new(&self.busy);
         let start = Instant::now();
         let limits = Limits::new(Some(self.deadline_ms(None)?), cancel);
         let session = match &p.session_id {
@@ -256,6 +388,7 @@ impl Engine {
 
     /// `evaluate`: score the session's candidates, blending agent judgments.
     pub fn evaluate(&self, p: EvaluateParams) -> Result<EvaluateOutput> {
+        let _busy = Busy::new(&self.busy);
         let session = self.sessions.get(&p.session_id)?;
         let mut s = session.lock().expect("session poisoned");
         // This call's own deadline: the limits of the `dispatch` call before
