@@ -173,6 +173,27 @@ impl Doc {
         s
     }
 
+    /// Parses the file ahead of a call (a server's prefetch): keeps the
+    /// symbols only when the parse finished within the file's budget. A
+    /// parse over budget on a busy machine is dropped, so the call that needs
+    /// the file parses it itself, by its own rules. True when kept (or
+    /// already there).
+    pub fn parse_ahead(&self, stop: &dyn Fn() -> bool) -> bool {
+        let Some(language) = self.language else {
+            return false;
+        };
+        let mut slot = self.symbols.lock().expect("symbols poisoned");
+        if slot.is_some() {
+            return true;
+        }
+        let s = lang::symbols_until(language, &self.text, stop);
+        let kept = s.capped.is_none();
+        if kept {
+            *slot = Some(Arc::new(s));
+        }
+        kept
+    }
+
     /// The kept symbols, without parsing: `None` when the file was not
     /// parsed yet or its last parse was stopped.
     pub fn kept_symbols(&self) -> Option<Arc<Symbols>> {
@@ -541,13 +562,21 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
             // Row per doc: which names of the part it holds.
             let held: Vec<Vec<u8>> = in_group
                 .par_iter()
-                .map(|&i| {
-                    set.count(&docs[i].text)
+                .map(|&i| match docs[i].terms.get() {
+                    // Tokenized whole (prefetched, or hot): looked up, not scanned.
+                    Some(full) => terms
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (h, _))| full.binary_search_by_key(h, |&(t, _)| t).is_ok())
+                        .map(|(k, _)| k as u8)
+                        .collect(),
+                    None => set
+                        .count(&docs[i].text)
                         .iter()
                         .enumerate()
                         .filter(|(_, &n)| n > 0)
                         .map(|(k, _)| k as u8)
-                        .collect()
+                        .collect(),
                 })
                 .collect();
             // `in_group` holds the chunks' documents chunk after chunk.
