@@ -70,6 +70,13 @@ pub enum Command {
               help = help("Wall-clock deadline of each call in ms", &DEADLINE_MS,
                   "; a call's `deadline_ms` argument overrides it. Past it a call returns the best files found so far, marked `truncated`."))]
         deadline_ms: u64,
+        /// Do not read and parse --root in the background at start-up. By
+        /// default the server walks, reads (at most 384 MiB of text) and parses
+        /// (at most 64 MiB, largest files first) the root while it waits for
+        /// its first call, pausing while a call runs; answers still reflect
+        /// the tree at call time.
+        #[arg(long)]
+        no_prefetch: bool,
     },
     /// Run the whole loop for TASK and print the ranked files (the `retrieve` tool's result).
     Retrieve(RetrieveArgs),

@@ -175,6 +175,27 @@ impl Doc {
         s
     }
 
+    /// Parses the file ahead of a call (a server's prefetch): keeps the
+    /// symbols only when the parse finished within the file's budget. A
+    /// parse over budget on a busy machine is dropped, so the call that needs
+    /// the file parses it itself, by its own rules. True when kept (or
+    /// already there).
+    pub fn parse_ahead(&self, stop: &dyn Fn() -> bool) -> bool {
+        let Some(language) = self.language else {
+            return false;
+        };
+        let mut slot = self.symbols.lock().expect("symbols poisoned");
+        if slot.is_some() {
+            return true;
+        }
+        let s = lang::symbols_until(language, &self.text, stop);
+        let kept = s.capped.is_none();
+        if kept {
+            *slot = Some(Arc::new(s));
+        }
+        kept
+    }
+
     /// The kept symbols, without parsing: `None` when the file was not
     /// parsed yet or its last parse was stopped.
     pub fn kept_symbols(&self) -> Option<Arc<Symbols>> {
@@ -427,107 +448,193 @@ fn memo_get(memo: &[(u64, u32)], hash: u64) -> Option<u32> {
         .map(|i| memo[i].1)
 }
 
-/// Holder lists already computed, by (fingerprint of the documents searched,
-/// term hash): the `max` asked for and the holders found. A list shorter than
-/// its `max` is complete. Later cycles of a call, and later calls on an
-/// unchanged tree, ask about mostly the same names; an edited file is a new
-/// [`Doc`] with a new id, so the fingerprint changes and nothing stale is served.
-type HolderCache = HashMap<(u64, u64), (usize, Arc<Vec<usize>>)>;
+/// Holder lists already computed, by (fingerprint of a chunk of the
+/// documents searched, term hash): the `max` asked for and the holders found
+/// in the chunk (indices in it). A list shorter than its `max` is complete.
+/// Later cycles of a call, and later calls, ask about mostly the same names;
+/// an edited file is a new [`Doc`] with a new id, so its chunk's fingerprint
+/// changes and nothing stale is served, while the other chunks' lists still
+/// answer: editing one file costs a scan of its chunk, not of the tree.
+type HolderCache = HashMap<(u64, u64), (usize, Arc<Vec<u32>>)>;
 static HOLDERS: OnceLock<Mutex<HolderCache>> = OnceLock::new();
-/// Entries kept in [`HOLDERS`] before it is emptied (a few MB at most).
-const MAX_CACHED_HOLDER_LISTS: usize = 8192;
+/// Entries kept in [`HOLDERS`] before it is emptied (each about 100 bytes:
+/// some 25 MB at most).
+const MAX_CACHED_HOLDER_LISTS: usize = if cfg!(test) { 8192 } else { 1 << 18 };
+/// A holder search splits its documents into chunks of about this many
+/// (at least), cut where a document's id hashes to a multiple of the chunk
+/// size: content-defined, so adding, removing or editing a file changes the
+/// one or two chunks around it and leaves the others' fingerprints as they
+/// were. Larger lists get larger chunks (a power of two, about 256 chunks),
+/// so the cache holds about 256 entries per name on any tree.
+const MIN_HOLDER_CHUNK: usize = 128;
+/// No chunk is longer than this many times its expected size.
+const MAX_CHUNK_FACTOR: usize = 8;
+
+/// The chunks of `docs` a holder search caches by: (range, fingerprint).
+fn holder_chunks(docs: &[&Doc]) -> Vec<(std::ops::Range<usize>, u64)> {
+    use std::hash::{Hash, Hasher};
+    let size = (docs.len() / 256).max(MIN_HOLDER_CHUNK).next_power_of_two() as u64;
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut h = rustc_hash::FxHasher::default();
+    for (i, d) in docs.iter().enumerate() {
+        d.id.hash(&mut h);
+        // splitmix64's finaliser: ids are sequential, their hashes are not.
+        let mut z = d.id.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let end = i + 1;
+        if z % size == 0 || end - start >= size as usize * MAX_CHUNK_FACTOR || end == docs.len() {
+            (end - start).hash(&mut h);
+            out.push((start..end, h.finish()));
+            start = end;
+            h = rustc_hash::FxHasher::default();
+        }
+    }
+    out
+}
 
 /// For each of `names` (index terms: identifiers or their parts, any case),
 /// the indices of the first `max` of `docs` (in order) that hold it, exactly.
-/// Names not answered before for the same documents are looked up in one pass
-/// over the texts (a [`TermSet`] scan per file, on all cores), in groups of at
-/// most 128 names, the most the SIMD prefilter of the scan takes.
+/// Names not answered before for the same chunk of documents (see
+/// [`holder_chunks`]) are looked up in one pass over the texts of the chunks
+/// that miss them (a [`TermSet`] scan per file, on all cores), in groups of
+/// at most 128 names, the most the SIMD prefilter of the scan takes.
 pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>> {
     if names.is_empty() || max == 0 {
         return vec![Vec::new(); names.len()];
     }
-    let fingerprint = {
-        use std::hash::{Hash, Hasher};
-        let mut h = rustc_hash::FxHasher::default();
-        docs.len().hash(&mut h);
-        for d in docs {
-            d.id.hash(&mut h);
-        }
-        h.finish()
-    };
-    let cache = HOLDERS.get_or_init(Default::default);
-    let cached = |h: u64| -> Option<Arc<Vec<usize>>> {
-        let cache = cache.lock().expect("holder cache poisoned");
-        cache
-            .get(&(fingerprint, h))
-            .filter(|(m, list)| *m >= max || list.len() < *m)
-            .map(|(_, list)| list.clone())
-    };
-    // This call's answers by name hash: from the cache, or computed below.
-    let mut answers: HashMap<u64, Arc<Vec<usize>>> = HashMap::new();
-    let mut todo: Vec<(u64, &str)> = Vec::new();
-    let mut asked: std::collections::HashSet<u64> = std::collections::HashSet::new();
+    let chunks = holder_chunks(docs);
+    // Distinct names, by hash.
+    let mut uniq: Vec<(u64, &str)> = Vec::new();
+    let mut slot_of: HashMap<u64, usize> = HashMap::new();
     for &t in names.iter().filter(|t| !t.is_empty()) {
         let h = term_hash(t);
-        if answers.contains_key(&h) || !asked.insert(h) {
-            continue;
-        }
-        match cached(h) {
-            Some(list) => {
-                answers.insert(h, list);
-            }
-            None => todo.push((h, t)),
-        }
+        slot_of.entry(h).or_insert_with(|| {
+            uniq.push((h, t));
+            uniq.len() - 1
+        });
     }
-    let t0 = std::time::Instant::now();
-    let mut found: Vec<Vec<usize>> = vec![Vec::new(); todo.len()];
-    for (g, group) in todo.chunks(128).enumerate() {
-        let set = TermSet::new(group);
-        // Row per doc: which names of the group it holds.
-        let held: Vec<Vec<u8>> = docs
-            .par_iter()
-            .map(|d| {
-                set.count(&d.text)
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &n)| n > 0)
-                    .map(|(i, _)| i as u8)
-                    .collect()
-            })
-            .collect();
-        for (di, row) in held.iter().enumerate() {
-            for &i in row {
-                let list = &mut found[g * 128 + usize::from(i)];
-                if list.len() < max {
-                    list.push(di);
+    // lists[name][chunk]: the chunk's holders, from the cache or scanned below.
+    let mut lists: Vec<Vec<Option<Arc<Vec<u32>>>>> = vec![vec![None; chunks.len()]; uniq.len()];
+    // The names each chunk must be scanned for.
+    let mut todo: Vec<Vec<usize>> = vec![Vec::new(); chunks.len()];
+    let cache = HOLDERS.get_or_init(Default::default);
+    {
+        let cache = cache.lock().expect("holder cache poisoned");
+        for (u, &(h, _)) in uniq.iter().enumerate() {
+            // Holders known in the chunks so far: once `max`, later chunks
+            // cannot change the answer.
+            let mut have = 0;
+            for (c, (_, fp)) in chunks.iter().enumerate() {
+                if have >= max {
+                    break;
+                }
+                match cache
+                    .get(&(*fp, h))
+                    .filter(|(m, list)| *m >= max || list.len() < *m)
+                {
+                    Some((_, list)) => {
+                        have += list.len();
+                        lists[u][c] = Some(list.clone());
+                    }
+                    None => todo[c].push(u),
                 }
             }
         }
     }
-    if !todo.is_empty() {
+    // Chunks missing the same names are scanned together.
+    let mut by_names: HashMap<&[usize], Vec<usize>> = HashMap::new();
+    for (c, names) in todo.iter().enumerate().filter(|(_, n)| !n.is_empty()) {
+        by_names.entry(names.as_slice()).or_default().push(c);
+    }
+    let t0 = std::time::Instant::now();
+    let mut fresh: Vec<(usize, usize, Arc<Vec<u32>>)> = Vec::new();
+    let mut scanned_docs = 0;
+    for (group_names, group_chunks) in &by_names {
+        let in_group: Vec<usize> = group_chunks
+            .iter()
+            .flat_map(|&c| chunks[c].0.clone())
+            .collect();
+        scanned_docs += in_group.len();
+        for part in group_names.chunks(128) {
+            let terms: Vec<(u64, &str)> = part.iter().map(|&u| uniq[u]).collect();
+            let set = TermSet::new(&terms);
+            // Row per doc: which names of the part it holds.
+            let held: Vec<Vec<u8>> = in_group
+                .par_iter()
+                .map(|&i| match docs[i].terms.get() {
+                    // Tokenized whole (prefetched, or hot): looked up, not scanned.
+                    Some(full) => terms
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (h, _))| full.binary_search_by_key(h, |&(t, _)| t).is_ok())
+                        .map(|(k, _)| k as u8)
+                        .collect(),
+                    None => set
+                        .count(&docs[i].text)
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &n)| n > 0)
+                        .map(|(k, _)| k as u8)
+                        .collect(),
+                })
+                .collect();
+            // `in_group` holds the chunks' documents chunk after chunk.
+            let mut rows = held.iter();
+            for &c in group_chunks {
+                let range = &chunks[c].0;
+                let mut found: Vec<Vec<u32>> = vec![Vec::new(); part.len()];
+                for (local, row) in rows.by_ref().take(range.len()).enumerate() {
+                    for &k in row {
+                        let list = &mut found[usize::from(k)];
+                        if list.len() < max {
+                            list.push(local as u32);
+                        }
+                    }
+                }
+                for (k, list) in found.into_iter().enumerate() {
+                    let list = Arc::new(list);
+                    lists[part[k]][c] = Some(list.clone());
+                    fresh.push((c, part[k], list));
+                }
+            }
+        }
+    }
+    if !fresh.is_empty() {
         tracing::debug!(
-            names = todo.len(),
-            docs = docs.len(),
+            names = uniq.len(),
+            lists = fresh.len(),
+            docs = scanned_docs,
+            of = docs.len(),
             ms = t0.elapsed().as_millis() as u64,
             "holders"
         );
         let mut cache = cache.lock().expect("holder cache poisoned");
-        if cache.len() + todo.len() > MAX_CACHED_HOLDER_LISTS {
+        if cache.len() + fresh.len() > MAX_CACHED_HOLDER_LISTS {
             cache.clear();
         }
-        for ((h, _), list) in todo.iter().zip(found) {
-            let list = Arc::new(list);
-            answers.insert(*h, list.clone());
-            cache.insert((fingerprint, *h), (max, list));
+        for (c, u, list) in fresh {
+            cache.insert((chunks[c].1, uniq[u].0), (max, list));
         }
     }
     names
         .iter()
         .map(|t| {
-            answers
-                .get(&term_hash(t))
-                .filter(|_| !t.is_empty())
-                .map_or_else(Vec::new, |list| list.iter().copied().take(max).collect())
+            let Some(&u) = slot_of.get(&term_hash(t)).filter(|_| !t.is_empty()) else {
+                return Vec::new();
+            };
+            let mut out = Vec::new();
+            for (c, (range, _)) in chunks.iter().enumerate() {
+                let Some(list) = &lists[u][c] else { break };
+                out.extend(list.iter().map(|&i| range.start + i as usize));
+                if out.len() >= max {
+                    break;
+                }
+            }
+            out.truncate(max);
+            out
         })
         .collect()
 }
@@ -739,6 +846,53 @@ mod tests {
             [0],
             "at most `max` holders, in order"
         );
+    }
+
+    /// Over many chunks, and as files are edited, added and removed between
+    /// calls, the cached holder lists answer exactly what a scan would.
+    #[test]
+    fn chunked_holder_lists_stay_exact_as_files_change() {
+        let text = |i: usize| match i % 7 {
+            0 => format!("alpha_{} = kappa\n", i % 3),
+            1 => "kappa = 1\n".to_string(),
+            _ => format!("other_{i} = 2\n"),
+        };
+        let mut docs: Vec<Arc<Doc>> = (0..3000)
+            .map(|i| Arc::new(Doc::for_test("a.py", &text(i))))
+            .collect();
+        assert!(holder_chunks(&docs.iter().map(|d| &**d).collect::<Vec<_>>()).len() > 4);
+        let names = ["kappa", "alpha_1", "zzz_nowhere", "other_2999"];
+        let brute = |docs: &[&Doc], name: &str, max: usize| -> Vec<usize> {
+            (0..docs.len())
+                .filter(|&i| docs[i].tf(term_hash(name)) > 0)
+                .take(max)
+                .collect()
+        };
+        let mut seed = 7u64;
+        for round in 0..6 {
+            let refs: Vec<&Doc> = docs.iter().map(|d| &**d).collect();
+            for max in [1, 5, 10_000] {
+                let got = holders_many(&refs, &names, max);
+                for (name, got) in names.iter().zip(got) {
+                    assert_eq!(
+                        got,
+                        brute(&refs, name, max),
+                        "round {round}, {name}, max {max}"
+                    );
+                }
+            }
+            // Edit one file, add one, remove one.
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let i = (seed >> 33) as usize % docs.len();
+            docs[i] = Arc::new(Doc::for_test("a.py", "kappa alpha_1 = 3\n"));
+            docs.insert(
+                (i * 7) % docs.len(),
+                Arc::new(Doc::for_test("b.py", "alpha_1\n")),
+            );
+            docs.remove((i * 13) % docs.len());
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use crate::config::{BUDGET_TOKENS, HIGH_THRESHOLD, LIMIT, MAX_CYCLES, MIN_HIGH};
 use crate::corpus::Corpus;
+use crate::corpus::{Doc, Skip, MAX_FILE_BYTES};
 use crate::error::{Error, Result};
 use crate::pipeline::Pipeline;
 use crate::request::{
@@ -13,9 +14,13 @@ use crate::request::{
 use crate::root::Roots;
 use crate::session::{Session, Sessions};
 use crate::types::{DispatchOutput, EvaluateOutput, RefineOutput, RetrieveOutput};
-use crate::walk::Filter;
+use crate::walk::{walk_with, DependencyDirs, Entry, Filter};
+use rayon::prelude::*;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::Instant;
+use tokio_util::sync::CancellationToken;
 
 pub use crate::config::LoopConfig;
 pub(crate) use crate::limits::Limits;
@@ -45,6 +50,34 @@ pub struct EngineOptions {
     /// re-ranking, snippets and budget): [`Pipeline::default`] unless a
     /// library user adds a signal or replaces a stage.
     pub pipeline: Pipeline,
+    /// Read and parse `root` in the background when a server starts
+    /// ([`Engine::prefetch`]; `serve --no-prefetch` turns it off). Only
+    /// `serve` looks at it.
+    pub prefetch: bool,
+}
+
+/// Bytes of file text [`Engine::prefetch`] reads at most (files in path
+/// order, each at most [`MAX_FILE_BYTES`]): below the corpus cache's bound,
+/// so prefetching never evicts and memory stays bounded on any tree.
+pub const PREFETCH_READ_BYTES: u64 = 384 * 1024 * 1024;
+/// Bytes of source [`Engine::prefetch`] parses at most (largest files first).
+pub const PREFETCH_PARSE_BYTES: u64 = 64 * 1024 * 1024;
+/// Files read per batch by [`Engine::prefetch`]; between batches it waits
+/// while a call runs.
+const PREFETCH_BATCH: usize = 256;
+
+/// What [`Engine::prefetch`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Prefetched {
+    /// Files the walk found.
+    pub files: usize,
+    /// Files read and indexed (or judged binary, minified, unreadable).
+    pub read: usize,
+    /// Files whose symbols were parsed and kept (a parse over its budget is
+    /// dropped, for the call that needs the file to redo).
+    pub parsed: usize,
+    /// Stopped by its cancellation token before it was done.
+    pub cancelled: bool,
 }
 
 /// Shared state: the file cache and the sessions.
@@ -53,6 +86,24 @@ pub struct Engine {
     roots: Roots,
     pub(crate) corpus: Corpus,
     sessions: Sessions,
+    /// Calls running now: [`Engine::prefetch`] pauses while there are any.
+    busy: AtomicUsize,
+}
+
+/// Counts a call as running while it lives.
+struct Busy<'a>(&'a AtomicUsize);
+
+impl<'a> Busy<'a> {
+    fn new(n: &'a AtomicUsize) -> Busy<'a> {
+        n.fetch_add(1, Ordering::SeqCst);
+        Busy(n)
+    }
+}
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Engine {
@@ -68,7 +119,107 @@ impl Engine {
             options,
             corpus: Corpus::default(),
             sessions: Sessions::default(),
+            busy: AtomicUsize::new(0),
         }
+    }
+
+    /// Warms the file cache for the engine's root (`--root`, else the working
+    /// directory): walks it, reads and indexes its files (at most
+    /// [`PREFETCH_READ_BYTES`] of text, in batches; every term of each counted,
+    /// so later term counts and holder searches are lookups), then parses the largest
+    /// source files (at most [`PREFETCH_PARSE_BYTES`], one thread). Between
+    /// batches and files it waits while a call runs, so it never slows one
+    /// down by more than a batch or one file's parse; it returns once
+    /// `cancel` is cancelled.
+    ///
+    /// Never stale: what it reads goes into the same cache calls use, keyed
+    /// by each file's (size, mtime, ctime, inode), and every call walks the
+    /// tree again, so a file changed after it was prefetched is read again.
+    /// Blocking: a server runs it on a thread of its own.
+    pub fn prefetch(&self, cancel: &CancellationToken) -> Result<Prefetched> {
+        let root = self.resolve_root(None)?;
+        let started = Instant::now();
+        let stop = || cancel.is_cancelled();
+        let mut done = Prefetched::default();
+        let (entries, _) = walk_with(
+            &root,
+            self.roots.walk_options(),
+            &DependencyDirs::default(),
+            &stop,
+        );
+        done.files = entries.len();
+        let mut left = PREFETCH_READ_BYTES;
+        let entries: Vec<Entry> = entries
+            .into_iter()
+            .filter(|e| e.size <= MAX_FILE_BYTES)
+            .take_while(|e| {
+                let fits = e.size <= left;
+                left = left.saturating_sub(e.size);
+                fits
+            })
+            .collect();
+        // Weak: a version a call replaced or evicted meanwhile is not parsed.
+        let mut sources: Vec<(usize, Weak<Doc>)> = Vec::new();
+        for batch in entries.chunks(PREFETCH_BATCH) {
+            if !self.idle(cancel) {
+                done.cancelled = true;
+                return Ok(done);
+            }
+            let loaded = self.corpus.load(batch.to_vec(), &[], &stop);
+            // Every term counted (about 16 bytes per distinct term of a file,
+            // a few percent of its text, within the read budget's files): a
+            // call's term counts and holder searches then look these files up
+            // instead of scanning them.
+            loaded.par_iter().for_each(|l| {
+                if let Ok(d) = &l.doc {
+                    if !stop() {
+                        d.terms();
+                    }
+                }
+            });
+            for l in &loaded {
+                match &l.doc {
+                    Err(Skip::NotRead) => {}
+                    Ok(d) => {
+                        done.read += 1;
+                        if d.language.is_some() && d.kept_symbols().is_none() {
+                            sources.push((d.text.len(), Arc::downgrade(d)));
+                        }
+                    }
+                    Err(_) => done.read += 1,
+                }
+            }
+        }
+        tracing::info!(
+            files = done.files,
+            read = done.read,
+            ms = started.elapsed().as_millis() as u64,
+            "prefetch: files read"
+        );
+        sources.sort_by_key(|(len, _)| std::cmp::Reverse(*len));
+        let mut left = PREFETCH_PARSE_BYTES as usize;
+        for (len, doc) in sources {
+            if !self.idle(cancel) {
+                done.cancelled = true;
+                return Ok(done);
+            }
+            if len > left {
+                continue;
+            }
+            let Some(doc) = doc.upgrade() else { continue };
+            left -= len;
+            done.parsed += usize::from(doc.parse_ahead(&stop));
+        }
+        done.cancelled = stop();
+        Ok(done)
+    }
+
+    /// Waits while a call runs; false once `cancel` is cancelled.
+    fn idle(&self, cancel: &CancellationToken) -> bool {
+        while self.busy.load(Ordering::SeqCst) > 0 && !cancel.is_cancelled() {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        !cancel.is_cancelled()
     }
 
     /// `root` (absolute, or relative to the engine's root; `None`: the
@@ -108,6 +259,7 @@ impl Engine {
         p: impl Into<RetrieveRequest>,
         opts: &CallOptions,
     ) -> Result<RetrieveOutput> {
+        let _busy = Busy::new(&self.busy);
         let p = p.into();
         let start = Instant::now();
         let cfg = self.config(&p)?;
@@ -171,6 +323,7 @@ impl Engine {
         req: impl Into<DispatchRequest>,
         opts: &CallOptions,
     ) -> Result<DispatchOutput> {
+        let _busy = Busy::new(&self.busy);
         let DispatchRequest {
             session_id,
             start: p,
@@ -271,6 +424,7 @@ impl Engine {
             .iter()
             .map(Judgment::validate)
             .collect::<Result<Vec<_>>>()?;
+        let _busy = Busy::new(&self.busy);
         let session = self.sessions.get(&p.session_id)?;
         let mut s = session.lock().expect("session poisoned");
         // This call's own deadline: the limits of the `dispatch` call before

@@ -33,6 +33,7 @@ fn main() -> ExitCode {
             hidden_whitelisted,
             allow_hidden_root,
             deadline_ms,
+            no_prefetch,
         } => ctxloop::server::server_roots(root, &allow_root, allow_hidden_root)
             .and_then(|root| Ok((root, tokio::runtime::Runtime::new()?)))
             .and_then(|(root, rt)| {
@@ -42,6 +43,7 @@ fn main() -> ExitCode {
                     allow_roots: allow_root,
                     hidden_whitelisted,
                     allow_hidden_root,
+                    prefetch: !no_prefetch,
                     ..Default::default()
                 }));
                 // The blocking stdin reader would keep the runtime alive: end now.

@@ -17,6 +17,7 @@ mod languages;
 mod mcp_tools;
 mod odd_files;
 mod pinned;
+mod prefetch;
 mod properties;
 mod tools_list;
 mod version;

@@ -378,6 +378,36 @@ impl ServerHandler for CtxServer {
     }
 }
 
+/// Starts [`Engine::prefetch`] of the server's root on a thread of its own
+/// (when `on`), so the first call finds the files read; returns the token
+/// that stops it. Start-up and `initialize` never wait for it.
+pub fn start_prefetch(engine: &Arc<Engine>, on: bool) -> CancellationToken {
+    let cancel = CancellationToken::new();
+    if on {
+        let (engine, token) = (engine.clone(), cancel.clone());
+        let spawned = std::thread::Builder::new()
+            .name("ctxloop-prefetch".into())
+            .spawn(move || {
+                let t = std::time::Instant::now();
+                match engine.prefetch(&token) {
+                    Ok(done) => tracing::info!(
+                        files = done.files,
+                        read = done.read,
+                        parsed = done.parsed,
+                        cancelled = done.cancelled,
+                        ms = t.elapsed().as_millis() as u64,
+                        "prefetch"
+                    ),
+                    Err(e) => tracing::warn!("prefetch: {e}"),
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("prefetch not started: {e}");
+        }
+    }
+    cancel
+}
+
 /// Serves MCP over stdin/stdout until stdin closes or Ctrl-C.
 pub async fn serve_stdio(options: EngineOptions) -> anyhow::Result<()> {
     // A mistyped --root in a client configuration should fail at start, not at
@@ -385,8 +415,11 @@ pub async fn serve_stdio(options: EngineOptions) -> anyhow::Result<()> {
     if let Some(root) = &options.root {
         crate::engine::canonical_dir(root.clone())?;
     }
+    let prefetch = options.prefetch;
     let server = CtxServer::new(options);
     server.engine.deadline_ms(None)?;
+    // Cancelled however this function returns (stdin closed, Ctrl-C, error).
+    let _prefetch = start_prefetch(&server.engine, prefetch).drop_guard();
     let running = match server.serve(LineTransport::stdio()).await {
         Ok(running) => running,
         // The client went away before initializing (e.g. stdin at EOF): nothing to serve.
