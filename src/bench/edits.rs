@@ -5,6 +5,8 @@
 //!   hex prefix in a `git-history` set): the old-side lines of
 //!   `git diff -U0 base_commit commit` in the gold files; a pure insertion
 //!   counts as the line it follows (line 1 for an insertion at the top).
+//! - Question tasks (`gold_lines`, file → `[start, end]` ranges): those
+//!   lines, as written; they take precedence over the two below.
 //! - SWE-bench tasks (`gold_functions`, file → `Class.method`): each
 //!   function's line span in the base tree, found with the engine's own
 //!   tree-sitter definitions.
@@ -26,7 +28,7 @@ pub(super) type EditLines = BTreeMap<String, BTreeSet<usize>>;
 /// A task's gold edit.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub(super) struct GoldEdit {
-    /// `git-diff` or `gold-functions`.
+    /// `gold-lines`, `git-diff` or `gold-functions`.
     pub(super) source: &'static str,
     #[serde(skip)]
     pub(super) lines: EditLines,
@@ -49,9 +51,16 @@ impl GoldEdit {
     }
 }
 
-/// The gold edit of `task`, or `None` when the task has neither a change
-/// commit nor `gold_functions`.
+/// The gold edit of `task`, or `None` when the task has no `gold_lines`, no
+/// change commit and no `gold_functions`.
 pub(super) fn gold_edit(task: &Task, git_dir: &Path, tree: &Path) -> Result<Option<GoldEdit>> {
+    if let Some(ranges) = &task.gold_lines {
+        return Ok(Some(GoldEdit::new(
+            "gold-lines",
+            range_lines(ranges),
+            Vec::new(),
+        )));
+    }
     if let Some(functions) = &task.gold_functions {
         let mut lines = EditLines::new();
         let mut unlocated = Vec::new();
@@ -70,6 +79,16 @@ pub(super) fn gold_edit(task: &Task, git_dir: &Path, tree: &Path) -> Result<Opti
     };
     let lines = diff_lines(git_dir, &task.base_commit, &commit, &task.gold_files)?;
     Ok(Some(GoldEdit::new("git-diff", lines, Vec::new())))
+}
+
+/// The lines of inclusive `[start, end]` ranges by file; a file without
+/// ranges is left out.
+pub(super) fn range_lines(ranges: &BTreeMap<String, Vec<(usize, usize)>>) -> EditLines {
+    ranges
+        .iter()
+        .filter(|(_, r)| !r.is_empty())
+        .map(|(file, r)| (file.clone(), r.iter().flat_map(|&(s, e)| s..=e).collect()))
+        .collect()
 }
 
 /// The commit of a git-history task: its `commit` field, or the hex suffix of
@@ -195,6 +214,32 @@ pub(super) fn function_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn question_tasks_measure_against_their_gold_lines_not_a_diff() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("q.jsonl");
+        // A question row that also looks like a git-history task: its
+        // gold_lines decide, and no git directory is consulted.
+        std::fs::write(
+            &file,
+            r#"{"instance_id":"o__n-abcdef1234","repo":"o/n","base_commit":"abcdef1","problem_statement":"where is X?","gold_files":["./src/a.rs","b.py"],"gold_lines":{"./src/a.rs":[[3,5],[4,6],[10,10]],"b.py":[]},"sets":["git-history"],"kind":"where"}"#,
+        )
+        .unwrap();
+        let tasks = crate::bench::tasks::load_tasks(&[file]).unwrap();
+        let missing = dir.path().join("no-git-dir");
+        let edit = gold_edit(&tasks[0], &missing, dir.path())
+            .unwrap()
+            .expect("a task with gold_lines has a gold edit");
+        assert_eq!(edit.source, "gold-lines");
+        assert_eq!(
+            edit.lines["src/a.rs"].iter().copied().collect::<Vec<_>>(),
+            vec![3, 4, 5, 6, 10]
+        );
+        // A gold file without ranges adds no lines.
+        assert!(!edit.lines.contains_key("b.py"));
+        assert_eq!(edit.line_count, 5);
+    }
 
     #[test]
     fn diff_u0_gives_old_side_lines_and_insertions_count_as_the_line_they_follow() {

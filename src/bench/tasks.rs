@@ -31,6 +31,12 @@ pub(super) struct Task {
     /// SWE-bench rows: gold file → edited `Class.method` names.
     #[serde(default)]
     pub(super) gold_functions: Option<BTreeMap<String, Vec<String>>>,
+    /// Question sets: gold file → the line ranges (1-based, inclusive,
+    /// `[start, end]`) a reader must read to answer; when present, edit
+    /// recall is measured against these lines instead of a diff or
+    /// `gold_functions`.
+    #[serde(default)]
+    pub(super) gold_lines: Option<BTreeMap<String, Vec<(usize, usize)>>>,
 }
 
 impl Task {
@@ -100,6 +106,14 @@ pub(super) fn load_tasks(files: &[PathBuf]) -> Result<Vec<Task>> {
                     .collect();
             }
             task.gold_files = dedup_paths(task.gold_files.iter().map(|p| normalize_path(p)));
+            if let Some(lines) = task.gold_lines.as_mut() {
+                *lines = std::mem::take(lines)
+                    .into_iter()
+                    .map(|(path, ranges)| (normalize_path(&path), ranges))
+                    .collect();
+                check_gold_lines(lines, &task.gold_files)
+                    .with_context(|| format!("{}:{}: bad gold_lines", file.display(), i + 1))?;
+            }
             // Instance ids name tasks in the report; a second copy would count twice.
             if seen.insert(task.instance_id.clone()) {
                 tasks.push(task);
@@ -107,6 +121,23 @@ pub(super) fn load_tasks(files: &[PathBuf]) -> Result<Vec<Task>> {
         }
     }
     Ok(tasks)
+}
+
+/// `gold_lines` must name gold files only, with ranges `[start, end]`,
+/// 1 ≤ start ≤ end.
+fn check_gold_lines(
+    lines: &BTreeMap<String, Vec<(usize, usize)>>,
+    gold_files: &[String],
+) -> Result<()> {
+    for (path, ranges) in lines {
+        if !gold_files.contains(path) {
+            bail!("{path:?} is not one of gold_files; list it there too");
+        }
+        if let Some((s, e)) = ranges.iter().find(|(s, e)| *s == 0 || s > e) {
+            bail!("{path}: range [{s}, {e}] is not 1-based [start, end] with start <= end");
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn select_tasks(
@@ -153,6 +184,34 @@ pub(super) fn dedup_paths(paths: impl IntoIterator<Item = String>) -> Vec<String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gold_lines_must_name_gold_files_with_one_based_ordered_ranges() {
+        let dir = tempfile::tempdir().unwrap();
+        let load = |gold_lines: &str| {
+            let file = dir.path().join("q.jsonl");
+            std::fs::write(
+                &file,
+                format!(
+                    r#"{{"instance_id":"q1","repo":"o/n","base_commit":"abcdef1","problem_statement":"how?","gold_files":["a.rs"],"gold_lines":{gold_lines}}}"#
+                ),
+            )
+            .unwrap();
+            load_tasks(&[file]).map_err(|e| format!("{e:#}"))
+        };
+        let ok = load(r#"{"./a.rs":[[1,2]]}"#).unwrap();
+        assert_eq!(ok[0].gold_lines.as_ref().unwrap()["a.rs"], vec![(1, 2)]);
+        let err = load(r#"{"b.rs":[[1,2]]}"#).unwrap_err();
+        assert!(
+            err.contains("q.jsonl:1: bad gold_lines")
+                && err.contains("\"b.rs\" is not one of gold_files"),
+            "{err}"
+        );
+        let err = load(r#"{"a.rs":[[0,2]]}"#).unwrap_err();
+        assert!(err.contains("range [0, 2] is not 1-based"), "{err}");
+        let err = load(r#"{"a.rs":[[5,2]]}"#).unwrap_err();
+        assert!(err.contains("range [5, 2]"), "{err}");
+    }
 
     #[test]
     fn paths_are_normalized_to_relative_slash_form() {
