@@ -342,7 +342,7 @@ impl Report {
         }
         let mut out = String::from("\nThe answer (engine rows):\n");
         out.push_str(&align(&header, &rows, 2));
-        out.push_str("EditR%: mean share of the gold edit's lines (git-history: old-side lines of base_commit..commit in the gold files; SWE-bench: the gold_functions' spans in the base tree) inside the returned snippets with text, over the `edit n` tasks that have one; tokens: mean returned on those tasks; EditR/1k: 1000 x mean edit recall (0..1) / mean tokens. FileInAns%: mean share of gold files with a snippet in the answer. HighPrec%: share of `high` files that are gold (pooled); 1stGoldHigh%: tasks whose best-ranked gold file is `high`.\n");
+        out.push_str("EditR%: mean share of the gold edit's lines (git-history: old-side lines of base_commit..commit in the gold files; SWE-bench: the gold_functions' spans in the base tree; question sets: the rows' gold_lines ranges, first when present) inside the returned snippets with text, over the `edit n` tasks that have one; tokens: mean returned on those tasks; EditR/1k: 1000 x mean edit recall (0..1) / mean tokens. FileInAns%: mean share of gold files with a snippet in the answer. HighPrec%: share of `high` files that are gold (pooled); 1stGoldHigh%: tasks whose best-ranked gold file is `high`.\n");
         out
     }
 
