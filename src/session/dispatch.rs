@@ -319,11 +319,24 @@ impl Session {
             // that close a gap.
             let known = kept.relevance > 0.0;
             let floored = self.focus.floors.iter().any(|(p, _, _)| *p == path);
+            // A linked file brought in this cycle keeps its link's reason
+            // first and gains the cycle's evidence for it.
+            let linked_now = linked.contains(&path);
             if !kept.judged && (self.cycle == 1 || !known || floored) && relevance > kept.relevance
             {
+                let link = kept.reasons.first().filter(|_| linked_now).cloned();
                 kept.relevance = relevance;
-                kept.reasons = s.reasons.clone();
+                kept.reasons = link.into_iter().chain(s.reasons.iter().cloned()).collect();
                 kept.defines = s.defines.clone();
+            } else if linked_now && !kept.judged {
+                for r in &s.reasons {
+                    if !kept.reasons.contains(r) {
+                        kept.reasons.push(r.clone());
+                    }
+                }
+                if kept.defines.is_empty() {
+                    kept.defines = s.defines.clone();
+                }
             }
             // Files returned earlier are not new unless their score changed.
             let changed = self

@@ -10,7 +10,8 @@
 //!   `x.go` and `x_unix.go`'s base name: same stem, another extension).
 //!
 //! Only rare names link (held by at most [`MAX_HOLDERS`] code files): a hub
-//! module every file imports says nothing about this task. Test files are
+//! module every file imports says nothing about this task. Python's
+//! `__dunder__` methods never link (every class defines `__init__`). Test files are
 //! never linked (fixes land in source files; the priors rank tests low for
 //! the same reason). Files that change together in the history would be a
 //! fourth kind (see [`co_changed`]); it is not built here.
@@ -85,7 +86,12 @@ pub(super) fn linked(
         let mut defs: Vec<&str> = syms
             .definitions
             .iter()
-            .filter(|d| !d.local && d.kind != "impl" && d.name.len() >= MIN_NAME_LEN)
+            .filter(|d| {
+                !d.local
+                    && d.kind != "impl"
+                    && d.name.len() >= MIN_NAME_LEN
+                    && !(d.name.starts_with("__") && d.name.ends_with("__"))
+            })
             .map(|d| d.name.as_str())
             .collect();
         defs.sort_unstable();
