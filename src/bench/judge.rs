@@ -152,7 +152,7 @@ fn judged_cycles(
 /// The judge: [`JUDGE_GOLD`] for a gold file, [`JUDGE_OTHER`] for any other.
 fn judge(path: &str, gold: &[String]) -> f64 {
     let p = normalize_path(path);
-    if gold.iter().any(|g| *g == p) {
+    if gold.contains(&p) {
         JUDGE_GOLD
     } else {
         JUDGE_OTHER

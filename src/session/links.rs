@@ -12,8 +12,9 @@
 //! Only rare names link (held by at most [`MAX_HOLDERS`] code files): a hub
 //! module every file imports says nothing about this task. Python's
 //! `__dunder__` methods never link (every class defines `__init__`). Test files are
-//! never linked (fixes land in source files; the priors rank tests low for
-//! the same reason). Files that change together in the history would be a
+//! never linked, nor files under examples, docs, benchmarks or vendored
+//! code (fixes land in source files; the priors rank them low for the same
+//! reason). Files that change together in the history would be a
 //! fourth kind (see [`co_changed`]); it is not built here.
 
 use crate::corpus::{holders_many, Doc};
@@ -58,7 +59,7 @@ pub(super) fn linked(
         .filter(|(_, d)| d.language.is_some())
         .collect();
     let docs: Vec<&Doc> = code.iter().map(|(_, d)| &***d).collect();
-    let wanted = |p: &str| !skip.contains(p) && !is_test_path(p);
+    let wanted = |p: &str| !skip.contains(p) && !is_test_path(p) && !is_aside(p);
     // path → (strength, reason, judged), the strongest link kept.
     let mut best: HashMap<String, (f64, String, bool)> = HashMap::new();
     for (high, rel, judged) in highs {
@@ -199,6 +200,29 @@ pub(super) fn linked(
     out
 }
 
+/// Directories of code beside the product (examples, docs, benchmarks,
+/// vendored copies): they use the high files' names without being what a
+/// fix changes.
+const ASIDE_DIRS: &[&str] = &[
+    "examples",
+    "example",
+    "docs",
+    "doc",
+    "benches",
+    "bench",
+    "benchmarks",
+    "vendor",
+    "third_party",
+];
+
+/// Whether `path` lies under one of [`ASIDE_DIRS`].
+fn is_aside(path: &str) -> bool {
+    path.split('/')
+        .rev()
+        .skip(1)
+        .any(|seg| ASIDE_DIRS.contains(&seg))
+}
+
 /// How strongly `names` linking names tie two files: one name half, two or more fully.
 fn link_strength(names: usize) -> f64 {
     (names as f64 / 2.0).min(1.0)
@@ -245,4 +269,17 @@ fn quoted(names: &[&str]) -> String {
         .map(|n| format!("`{n}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples_docs_and_benchmarks_are_aside_and_source_is_not() {
+        assert!(is_aside("crates/grep/examples/simplegrep.rs"));
+        assert!(is_aside("docs/conf.py"));
+        assert!(!is_aside("src/examples.rs"));
+        assert!(!is_aside("crates/ignore/src/types.rs"));
+    }
 }
