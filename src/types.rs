@@ -405,6 +405,13 @@ pub struct Added {
     /// class or trait), `config` (a configuration file a high file names),
     /// `neighbourhood` (the directory of a high file).
     pub focus_areas: Vec<String>,
+    /// Files the next `dispatch` brings in as candidates because they are
+    /// linked to a high file in the code graph, each as `path: why`
+    /// (`uses `x` from high file P`: a caller; `defines `x` used by high
+    /// file P`: a callee or an import; `same name as high file P`: `foo.h`
+    /// beside `foo.c`). At most 4 a cycle.
+    #[serde(default)]
+    pub candidates: Vec<String>,
 }
 
 /// Result of `refine`.

@@ -14,6 +14,7 @@ mod expand;
 mod fuzz_regressions;
 mod gaps;
 mod languages;
+mod links;
 mod mcp_tools;
 mod odd_files;
 mod pinned;

@@ -59,6 +59,14 @@ pub struct BenchArgs {
     #[arg(long = "compare-cycles")]
     pub compare_cycles: bool,
 
+    /// Also run the step-wise loop (dispatch, evaluate, refine) with a
+    /// simulated judge playing the agent: every file a `dispatch` returned
+    /// is judged 0.9 if it is a gold file, 0.2 if not (the judge never names
+    /// a file it was not shown). Reported per cycle as `sim-judge/Nc` rows:
+    /// simulated, they measure the loop's design, not autonomous ranking.
+    #[arg(long = "judge")]
+    pub judge: bool,
+
     /// Index only files with these extensions in the BM25 baseline
     /// (comma-separated, e.g. `py` for the SWE-bench-style baseline that ranks
     /// Python files only). Default: every text file, as the engine sees them.

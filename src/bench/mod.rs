@@ -23,6 +23,7 @@
 mod args;
 mod bm25;
 mod edits;
+mod judge;
 mod metrics;
 mod report;
 mod repos;

@@ -37,6 +37,19 @@ pub(super) struct Summaries {
     pub(super) by_language: BTreeMap<String, SliceSummary>,
     /// Keys `true`, `false`, `unknown` (the field is absent, e.g. the Rust set).
     pub(super) by_mentions_gold_file: BTreeMap<String, SliceSummary>,
+    /// Keys `1` (single-file tasks) and `>=2` (multi-file tasks: the slice
+    /// the later cycles are for).
+    #[serde(default)]
+    pub(super) by_gold_files: BTreeMap<String, SliceSummary>,
+}
+
+/// The key of a task's slice by its number of gold files.
+pub(super) fn gold_files_key(n: usize) -> &'static str {
+    if n >= 2 {
+        ">=2"
+    } else {
+        "1"
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -118,6 +131,18 @@ impl Report {
                     )
                 })
                 .collect(),
+            by_gold_files: tasks
+                .iter()
+                .map(|t| gold_files_key(t.gold_files.len()))
+                .collect::<BTreeSet<&str>>()
+                .into_iter()
+                .map(|k| {
+                    (
+                        k.to_string(),
+                        slice(&|t| gold_files_key(t.gold_files.len()) == k),
+                    )
+                })
+                .collect(),
         };
         Report {
             config: ReportConfig {
@@ -179,6 +204,13 @@ impl Report {
         for (m, s) in &self.summary.by_mentions_gold_file {
             add_slice(format!("mentions={m}"), s, &mut rows);
         }
+        for (g, s) in &self.summary.by_gold_files {
+            add_slice(
+                format!("gold{}", if g == "1" { "=1" } else { g }),
+                s,
+                &mut rows,
+            );
+        }
 
         let n_tasks = self.tasks.len();
         let mut out = String::new();
@@ -199,7 +231,10 @@ impl Report {
     /// The lines under the table: definitions, the baseline, times, errors, skips.
     fn table_notes(&self, out: &mut String) {
         let _ = writeln!(out);
-        let _ = writeln!(out, "Acc@k, R@k in %: all gold files in the top k / share of gold files in the top k; MRR over the top {}.", self.config.depth);
+        let _ = writeln!(out, "Acc@k, R@k in %: all gold files in the top k / share of gold files in the top k; MRR over the top {}. gold=1, gold>=2: tasks with one gold file, with several.", self.config.depth);
+        if self.systems.iter().any(|s| s.starts_with("sim-judge/")) {
+            let _ = writeln!(out, "sim-judge/Nc rows are SIMULATED: the bench plays the agent of the step-wise tools (dispatch, evaluate, refine), judging every file a dispatch returned 0.9 if it is a gold file and 0.2 if not (never a file it was not shown), after N cycles; they measure the loop's design with a perfect reader, not autonomous ranking. Its time is the whole session's; its tokens are the last evaluate's.");
+        }
         let _ = writeln!(
             out,
             "bm25: {BM25_DESCRIPTION}; files: {}. bm25-src: the same over non-test source files only (the language table's extensions; no test, spec, docs, example, benchmark or vendored paths).",
@@ -336,6 +371,9 @@ impl Report {
         }
         for (m, s) in &self.summary.by_mentions_gold_file {
             add_slice(format!("mentions={m}"), s);
+        }
+        for (g, s) in &self.summary.by_gold_files {
+            add_slice(format!("gold{}", if g == "1" { "=1" } else { g }), s);
         }
         if rows.is_empty() {
             return String::new();

@@ -3,6 +3,7 @@
 use super::args::BenchArgs;
 use super::bm25::{Bm25Files, Bm25Index};
 use super::edits::gold_edit;
+use super::judge::run_judged;
 use super::report::Report;
 use super::repos::resolve_repos;
 use super::results::{Cutoffs, Skipped, TaskResult, TreeInfo};
@@ -82,11 +83,14 @@ fn systems_of(args: &BenchArgs) -> Result<Vec<System>> {
         max_cycles: args.max_cycles,
         weights: None,
     }];
-    if args.compare_cycles && args.max_cycles != 1 {
-        systems.push(System::Engine {
-            max_cycles: 1,
-            weights: None,
-        });
+    if args.compare_cycles {
+        // Every shorter loop, longest first: the per-cycle figures.
+        for max_cycles in (1..args.max_cycles).rev() {
+            systems.push(System::Engine {
+                max_cycles,
+                weights: None,
+            });
+        }
     }
     for spec in &args.weights {
         let (name, kv) = spec
@@ -97,6 +101,11 @@ fn systems_of(args: &BenchArgs) -> Result<Vec<System>> {
             max_cycles: args.max_cycles,
             weights: Some((name.to_string(), w)),
         });
+    }
+    if args.judge {
+        for cycle in 1..=args.max_cycles {
+            systems.push(System::Judged { cycle });
+        }
     }
     if !args.no_bm25 {
         systems.push(System::Bm25);
@@ -385,6 +394,24 @@ impl<'a> Driver<'a> {
                 ),
                 System::Bm25 => run_bm25(ctx.all, task, self.cutoffs.depth),
                 System::Bm25Source => run_bm25(ctx.source, task, self.cutoffs.depth),
+                // One judged session gives every cycle's row.
+                System::Judged { cycle: 1 } => {
+                    let per_cycle = run_judged(
+                        &self.engine,
+                        task,
+                        tree,
+                        self.args.max_cycles,
+                        self.cutoffs.depth,
+                        edit_lines,
+                    );
+                    let mut per_cycle = per_cycle.into_iter().enumerate();
+                    let (_, first) = per_cycle.next().expect("one cycle at least");
+                    for (i, run) in per_cycle {
+                        runs.insert(super::judge::label(i + 1), run);
+                    }
+                    first
+                }
+                System::Judged { .. } => continue,
             };
             if let Some(e) = &run.error {
                 self.warn(format!(
@@ -454,7 +481,7 @@ pub(super) fn warms(args: &BenchArgs, systems: &[System]) -> bool {
     args.warm
         || systems
             .iter()
-            .filter(|s| matches!(s, System::Engine { .. }))
+            .filter(|s| matches!(s, System::Engine { .. } | System::Judged { cycle: 1 }))
             .count()
             > 1
 }
@@ -504,6 +531,18 @@ mod tests {
             .iter()
             .map(System::label)
             .collect();
-        assert_eq!(labels, ["ctxloop/3c", "ctxloop/1c", "bm25", "bm25-src"]);
+        assert_eq!(
+            labels,
+            ["ctxloop/3c", "ctxloop/2c", "ctxloop/1c", "bm25", "bm25-src"]
+        );
+        let labels: Vec<String> = systems_of(&args(&["--judge", "--no-bm25"]))
+            .unwrap()
+            .iter()
+            .map(System::label)
+            .collect();
+        assert_eq!(
+            labels,
+            ["ctxloop/3c", "sim-judge/1c", "sim-judge/2c", "sim-judge/3c"]
+        );
     }
 }

@@ -24,6 +24,9 @@ pub(super) enum System {
     Bm25,
     /// The same BM25 over non-test source files only.
     Bm25Source,
+    /// The step-wise loop with the simulated judge (`--judge`), after this
+    /// many cycles (all cycles come from one session, see `judge`).
+    Judged { cycle: usize },
 }
 
 impl System {
@@ -39,6 +42,7 @@ impl System {
             } => format!("{name}/{max_cycles}c"),
             System::Bm25 => "bm25".to_string(),
             System::Bm25Source => "bm25-src".to_string(),
+            System::Judged { cycle } => super::judge::label(*cycle),
         }
     }
 }
@@ -171,7 +175,7 @@ pub(super) fn run_engine(
 }
 
 /// Tiers and snippets of an answer against the gold files and gold edit.
-fn score_answer(
+pub(super) fn score_answer(
     files: &[File],
     top: &[String],
     gold: &[String],

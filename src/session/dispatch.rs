@@ -82,7 +82,8 @@ impl Session {
             files = cands.len(),
             "dispatch"
         );
-        let mut out_cands = self.merge(&scored, &cands);
+        let linked = self.bring_in_links(&filter);
+        let mut out_cands = self.merge(&scored, &cands, &linked);
         self.corpus = docs.into_iter().map(|(p, d, _)| (p, d)).collect();
         self.stats = stats.clone();
         // The step-wise answer carries its snippets, packed as `retrieve`'s
@@ -247,9 +248,45 @@ impl Session {
         (docs, stats)
     }
 
+    /// Brings in the files the last evaluation linked to its high files
+    /// (see `links`): each gets its link's strength, discounted as later
+    /// cycles' evidence is, and, unless an agent-judged file is its source,
+    /// no more than the first cycle's best files leave room for (the
+    /// `later_cap`: the first answer's top stays as it was). Files the
+    /// query excludes, and files the agent judged, are left as they are.
+    /// Returns the paths whose relevance rose.
+    fn bring_in_links(&mut self, filter: &Filter) -> Vec<String> {
+        let discount = self.weights.later_discount;
+        let mut raised = Vec::new();
+        for l in std::mem::take(&mut self.links) {
+            if !filter.is_match(&l.path) || !self.corpus.contains_key(&l.path) {
+                continue;
+            }
+            let mut relevance = (l.strength * discount * 1000.0).round() / 1000.0;
+            if !l.judged {
+                if let Some(cap) = self.later_cap {
+                    relevance = relevance.min(cap);
+                }
+            }
+            let kept = self.files.entry(l.path.clone()).or_default();
+            if kept.judged || relevance <= kept.relevance {
+                continue;
+            }
+            kept.relevance = relevance;
+            kept.reasons.insert(0, l.reason.clone());
+            raised.push(l.path);
+        }
+        raised
+    }
+
     /// Merges the cycle's scores into what the session knows and returns the
     /// candidates that are new or changed, best first (at most `limit`).
-    fn merge(&mut self, scored: &[score::Scored], cands: &[Candidate]) -> Vec<File> {
+    fn merge(
+        &mut self,
+        scored: &[score::Scored],
+        cands: &[Candidate],
+        linked: &[String],
+    ) -> Vec<File> {
         let discount = if self.cycle > 1 {
             self.weights.later_discount
         } else {
@@ -282,11 +319,24 @@ impl Session {
             // that close a gap.
             let known = kept.relevance > 0.0;
             let floored = self.focus.floors.iter().any(|(p, _, _)| *p == path);
+            // A linked file brought in this cycle keeps its link's reason
+            // first and gains the cycle's evidence for it.
+            let linked_now = linked.contains(&path);
             if !kept.judged && (self.cycle == 1 || !known || floored) && relevance > kept.relevance
             {
+                let link = kept.reasons.first().filter(|_| linked_now).cloned();
                 kept.relevance = relevance;
-                kept.reasons = s.reasons.clone();
+                kept.reasons = link.into_iter().chain(s.reasons.iter().cloned()).collect();
                 kept.defines = s.defines.clone();
+            } else if linked_now && !kept.judged {
+                for r in &s.reasons {
+                    if !kept.reasons.contains(r) {
+                        kept.reasons.push(r.clone());
+                    }
+                }
+                if kept.defines.is_empty() {
+                    kept.defines = s.defines.clone();
+                }
             }
             // Files returned earlier are not new unless their score changed.
             let changed = self
@@ -303,6 +353,23 @@ impl Session {
                     snippets: Vec::new(),
                 });
             }
+        }
+        // Linked files the scores did not reach are candidates too.
+        for path in linked {
+            if self.candidates.contains(path) {
+                continue;
+            }
+            let Some(kept) = self.files.get(path) else {
+                continue;
+            };
+            self.candidates.push(path.clone());
+            out_cands.push(File {
+                path: path.clone(),
+                relevance: kept.relevance,
+                tier: Tier::of(kept.relevance, self.config.high_threshold),
+                reasons: kept.reasons.clone(),
+                snippets: Vec::new(),
+            });
         }
         // Ranked by the relevance shown: a later cycle finds files in its own
         // score order, but a file keeps the best relevance it had (found by fuzzing).

@@ -1,18 +1,27 @@
 //! EVALUATE: apply the agent's judgments, find the gaps, decide.
 
 use super::stop::{self, CycleFacts};
-use super::{Kept, Session};
+use super::{links, Kept, Session};
 use crate::error::{Error, Result};
 use crate::gaps::{self, InContext};
 use crate::request::ValidJudgment;
 use crate::snippets;
 use crate::types::*;
 use rayon::prelude::*;
+use std::collections::HashSet;
 use std::time::Instant;
 
 /// Files at the top of the first cycle's ranking that later cycles never
 /// push down (Acc@5: what an agent reads first).
 const FIRST_ANSWER: usize = 5;
+/// High files whose code-graph neighbours one evaluation looks for, at most
+/// (the best ones not looked at before).
+const LINK_SOURCES: usize = 4;
+/// Linked files one cycle brings in, at most.
+const LINKS_PER_CYCLE: usize = 4;
+/// Weakest link that brings a file in (a source's relevance times the
+/// link's strength, see `links`).
+const MIN_LINK: f64 = 0.3;
 
 impl Session {
     /// EVALUATE: apply the agent's judgments, find the gaps, decide.
@@ -41,7 +50,7 @@ impl Session {
                 self.note_skipped(reason, &place, "no gaps were looked for");
             }
         }
-        let facts = CycleFacts {
+        let mut facts = CycleFacts {
             cycle: self.cycle,
             ranked: ranked.len(),
             high_count,
@@ -50,8 +59,22 @@ impl Session {
             previous_top_mean: self.history.last().copied(),
             context_tokens,
             stopped_early: gaps_skipped,
+            open_links: 0,
         };
-        let decided = stop::decide(&facts, &self.config);
+        let mut decided = stop::decide(&facts, &self.config);
+        // The code graph is looked at only when the loop would go on or stop
+        // with cycles left for no reason but having enough (`sufficient`,
+        // `budget`): files linked to the high files then keep it going.
+        self.links.clear();
+        if matches!(
+            decided.stop(),
+            None | Some(StopReason::Sufficient | StopReason::Budget)
+        ) && self.cycle < self.config.max_cycles
+        {
+            self.find_links(&ranked);
+            facts.open_links = self.links.len();
+            decided = stop::decide(&facts, &self.config);
+        }
         let stop = decided.stop();
         let why = decided.why(&facts, &self.config);
         self.history.push(top_mean);
@@ -191,9 +214,17 @@ impl Session {
     /// packed into the budget. Returns (files, tokens, dropped).
     fn evaluations(&mut self) -> (Vec<File>, usize, Vec<String>) {
         let threshold = self.config.high_threshold;
-        let mut evaluations: Vec<File> = self
-            .candidates
-            .iter()
+        // The cycle's candidates and the files in context (the best `limit`,
+        // with their snippets): the answer so far is always in the output,
+        // so the step-wise tools alone give the high files' line ranges.
+        let mut paths: Vec<&String> = self.candidates.iter().collect();
+        for p in self.snippets.keys() {
+            if !self.candidates.contains(p) {
+                paths.push(p);
+            }
+        }
+        let mut evaluations: Vec<File> = paths
+            .into_iter()
             .filter_map(|p| self.files.get(p).map(|k| (p, k)))
             .map(|(p, k)| File {
                 path: p.clone(),
@@ -216,6 +247,33 @@ impl Session {
             .post
             .pack(&mut evaluations, self.config.budget_tokens);
         (evaluations, tokens, dropped)
+    }
+
+    /// Finds the files linked to the best high files not looked at before
+    /// (see `links`), for the next `dispatch` to bring in.
+    fn find_links(&mut self, ranked: &[(String, Kept)]) {
+        let threshold = self.config.high_threshold;
+        let highs: Vec<(String, f64, bool)> = ranked
+            .iter()
+            .filter(|(p, k)| k.relevance >= threshold && !self.expanded.contains(p))
+            .take(LINK_SOURCES)
+            .map(|(p, k)| (p.clone(), k.relevance, k.judged))
+            .collect();
+        if highs.is_empty() {
+            return;
+        }
+        self.expanded.extend(highs.iter().map(|h| h.0.clone()));
+        let context: HashSet<&str> = ranked
+            .iter()
+            .take(self.config.limit)
+            .map(|(p, _)| p.as_str())
+            .collect();
+        let limits = self.limits.clone();
+        let stop = || limits.hit().is_some();
+        let mut found = links::linked(&highs, &self.corpus, &context, &stop);
+        found.retain(|l| l.strength >= MIN_LINK);
+        found.truncate(LINKS_PER_CYCLE);
+        self.links = found;
     }
 
     /// Caps what later cycles may add (see the comment inside).

@@ -10,6 +10,7 @@
 
 mod dispatch;
 mod evaluate;
+mod links;
 mod refine;
 mod stop;
 mod store;
@@ -24,7 +25,7 @@ use crate::query::TaskQuery;
 use crate::root::root_info;
 use crate::score::{Focus, Weights};
 use crate::types::*;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 /// What the session knows about one file.
@@ -58,6 +59,11 @@ pub struct Session {
     agent_gaps: Vec<Gap>,
     trace: Vec<Cycle>,
     history: Vec<f64>,
+    /// High files whose neighbours in the code graph were looked for.
+    expanded: HashSet<String>,
+    /// Files linked to the high files, found by the last `evaluate`, that
+    /// the next `dispatch` brings in (see `links`).
+    links: Vec<links::Linked>,
     /// Highest relevance a gap-closing file first found after cycle 1 may get.
     later_cap: Option<f64>,
     /// Highest relevance any other file first found after cycle 1 may get.
@@ -109,6 +115,8 @@ impl Session {
             agent_gaps: Vec::new(),
             trace: Vec::new(),
             history: Vec::new(),
+            expanded: HashSet::new(),
+            links: Vec::new(),
             later_cap: None,
             tail_cap: None,
             stats: Stats::default(),

@@ -40,6 +40,11 @@ impl Session {
         let mut added = Added::default();
         let mut excluded = Vec::new();
         self.target_gaps(&mut added);
+        added.candidates = self
+            .links
+            .iter()
+            .map(|l| format!("{}: {}", l.path, l.reason))
+            .collect();
         self.focus_on_highs(&mut added);
         self.exclude_low(&mut excluded);
         for k in keywords {

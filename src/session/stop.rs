@@ -33,6 +33,11 @@ pub struct CycleFacts {
     /// Set when the call's deadline passed or it was cancelled before the gap
     /// search (no gaps were looked for).
     pub stopped_early: Option<StopReason>,
+    /// Files linked to the high files in the code graph (they call, are
+    /// called by or share a name with one) that are not in context yet:
+    /// like a critical gap, they keep the loop from stopping as
+    /// `sufficient` or `budget` while cycles are left.
+    pub open_links: usize,
 }
 
 /// What the loop does after an evaluation.
@@ -78,6 +83,10 @@ impl Decision {
             Decision::Finalize(StopReason::Budget) => {
                 format!("context already fills {} tokens", cfg.budget_tokens)
             }
+            Decision::Refine if facts.open_links > 0 => format!(
+                "{} high files (need {}), {} critical gaps, {} linked files not in context",
+                facts.high_count, cfg.min_high, facts.critical_gaps, facts.open_links
+            ),
             Decision::Refine => format!(
                 "{} high files (need {}), {} critical gaps",
                 facts.high_count, cfg.min_high, facts.critical_gaps
@@ -88,7 +97,7 @@ impl Decision {
 
 /// The stop rule: whether the loop ends after this cycle, and why.
 pub fn decide(facts: &CycleFacts, cfg: &LoopConfig) -> Decision {
-    let critical = facts.critical_gaps > 0;
+    let critical = facts.critical_gaps > 0 || facts.open_links > 0;
     let reason = if facts.ranked == 0 {
         Some(StopReason::NoCandidates)
     } else if let Some(reason) = facts.stopped_early {
@@ -127,6 +136,7 @@ mod tests {
             previous_top_mean: None,
             context_tokens: 1_000,
             stopped_early: None,
+            open_links: 0,
         }
     }
 
@@ -253,6 +263,28 @@ mod tests {
                 format!("the call stopped early ({})", reason.as_str())
             );
         }
+    }
+
+    #[test]
+    fn linked_files_not_in_context_keep_the_loop_going_until_its_last_cycle() {
+        let f = CycleFacts {
+            high_count: 3,
+            open_links: 2,
+            ..facts()
+        };
+        let d = decide(&f, &config());
+        assert_eq!(d, Decision::Refine);
+        assert_eq!(
+            d.why(&f, &config()),
+            "3 high files (need 3), 0 critical gaps, 2 linked files not in context"
+        );
+        let full = CycleFacts {
+            context_tokens: 6_001,
+            ..f.clone()
+        };
+        assert_eq!(stop(&full), None);
+        let last = CycleFacts { cycle: 3, ..f };
+        assert_eq!(stop(&last), Some(StopReason::MaxCycles));
     }
 
     #[test]

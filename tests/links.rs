@@ -1,0 +1,177 @@
+//! The later cycles bring in what the high files call and what calls them
+//! (issue 13 items 3 to 5). The tree: `billing/invoice.py` holds the words of
+//! the task, defines `render_invoice_total` (named by the task) and
+//! `apply_half_even`, and calls `prorate_monthly_charge`, defined in
+//! `billing/proration.py`; `reports/ledger.py` calls `apply_half_even`.
+//! Neither of those two files shares a word with the task, so the first
+//! cycle's ranking cannot find them.
+
+use ctxloop::engine::{Engine, EngineOptions};
+use ctxloop::request::{DispatchRequest, EvaluateRequest, Judgment, RefineRequest};
+use ctxloop::tools::retrieve::RetrieveParams;
+use std::path::Path;
+
+const TASK: &str = "render_invoice_total rounding is wrong for discounted invoices: \
+the invoice total adds the discount twice";
+
+fn tree(dir: &Path) {
+    let w = |p: &str, s: &str| {
+        let p = dir.join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, s).unwrap();
+    };
+    w(
+        "billing/invoice.py",
+        "from billing.proration import prorate_monthly_charge\n\n\
+def render_invoice_total(invoice, discount):\n    \"\"\"The invoice total with its discount, rounded.\"\"\"\n    \
+total = prorate_monthly_charge(invoice.amount, invoice.days)\n    total = total - discount - discount\n    \
+return apply_half_even(total)\n\n\ndef apply_half_even(value):\n    return round(value, 2)\n",
+    );
+    w(
+        "billing/proration.py",
+        "def prorate_monthly_charge(amount, days):\n    return amount * days / 30\n",
+    );
+    w(
+        "reports/ledger.py",
+        "from billing import *\n\ndef ledger_line(x):\n    return apply_half_even(x)\n",
+    );
+    for i in 0..6 {
+        w(
+            &format!("misc/note{i}.py"),
+            &format!("# layout notes {i}\nVALUE_{i} = {i}\n"),
+        );
+    }
+}
+
+fn paths(files: &[ctxloop::types::File]) -> Vec<&str> {
+    files.iter().map(|f| f.path.as_str()).collect()
+}
+
+#[test]
+fn the_second_cycle_brings_in_the_high_files_callee_and_caller_and_keeps_the_first_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path());
+    let engine = Engine::new(EngineOptions::default());
+    let run = |cycles: usize| {
+        engine
+            .retrieve(RetrieveParams {
+                task: TASK.into(),
+                root: Some(dir.path().to_string_lossy().into_owned()),
+                max_cycles: Some(cycles as _),
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    let one = run(1);
+    let three = run(3);
+    let first = paths(&one.files);
+    let full = paths(&three.files);
+    assert_eq!(first[0], "billing/invoice.py");
+    for linked in ["billing/proration.py", "reports/ledger.py"] {
+        assert!(!first.contains(&linked), "{linked} in cycle 1: {first:?}");
+        assert!(full.contains(&linked), "{linked} not brought in: {full:?}");
+    }
+    // The first answer's best files keep their places.
+    let top = first.len().min(5);
+    let kept: Vec<&str> = first.iter().take(top).copied().collect();
+    let full_top: Vec<&str> = full.iter().filter(|p| kept.contains(p)).copied().collect();
+    assert_eq!(kept, full_top);
+    assert!(three.cycles.len() >= 2, "{:?}", three.cycles);
+    let callee = three
+        .files
+        .iter()
+        .find(|f| f.path == "billing/proration.py")
+        .unwrap();
+    assert!(
+        callee.reasons[0]
+            .contains("defines `prorate_monthly_charge` used by high file billing/invoice.py"),
+        "{:?}",
+        callee.reasons
+    );
+}
+
+#[test]
+fn a_judged_high_file_pulls_in_its_neighbours_and_refine_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path());
+    let engine = Engine::new(EngineOptions::default());
+    let d1 = engine
+        .dispatch(DispatchRequest {
+            session_id: None,
+            start: RetrieveParams {
+                task: TASK.into(),
+                root: Some(dir.path().to_string_lossy().into_owned()),
+                ..Default::default()
+            }
+            .into(),
+        })
+        .unwrap();
+    let sid = d1.session_id.clone();
+    assert!(d1.candidates[0].snippets.iter().any(|s| !s.text.is_empty()));
+    // A judge confirms the invoice module and rejects every other file it saw.
+    let judgments = d1
+        .candidates
+        .iter()
+        .map(|f| Judgment {
+            path: f.path.clone(),
+            relevance: if f.path == "billing/invoice.py" {
+                0.9
+            } else {
+                0.2
+            },
+            missing_context: None,
+        })
+        .collect();
+    engine
+        .evaluate(EvaluateRequest {
+            session_id: sid.clone(),
+            judgments,
+        })
+        .unwrap();
+    let r = engine
+        .refine(RefineRequest {
+            session_id: sid.clone(),
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(
+        r.added
+            .candidates
+            .iter()
+            .any(|c| c.starts_with("billing/proration.py: defines `prorate_monthly_charge`")),
+        "{:?}",
+        r.added.candidates
+    );
+    assert!(
+        r.added
+            .candidates
+            .iter()
+            .any(|c| c.starts_with("reports/ledger.py: uses `apply_half_even`")),
+        "{:?}",
+        r.added.candidates
+    );
+    let d2 = engine
+        .dispatch(DispatchRequest {
+            session_id: Some(sid.clone()),
+            ..Default::default()
+        })
+        .unwrap();
+    let shown = paths(&d2.candidates);
+    assert!(shown.contains(&"billing/proration.py"), "{shown:?}");
+    let e2 = engine
+        .evaluate(EvaluateRequest {
+            session_id: sid,
+            judgments: Vec::new(),
+        })
+        .unwrap();
+    // The answer so far is in evaluate's output with its line ranges, the
+    // confirmed file first, its callee and caller right below it.
+    let ranked = paths(&e2.evaluations);
+    assert_eq!(ranked[0], "billing/invoice.py");
+    assert!(ranked[1..3].contains(&"billing/proration.py"), "{ranked:?}");
+    assert!(ranked[1..3].contains(&"reports/ledger.py"), "{ranked:?}");
+    assert!(e2.evaluations[0]
+        .snippets
+        .iter()
+        .any(|s| !s.text.is_empty() && s.start_line >= 1));
+}
