@@ -31,6 +31,11 @@ pub(super) struct Task {
     /// SWE-bench rows: gold file → edited `Class.method` names.
     #[serde(default)]
     pub(super) gold_functions: Option<BTreeMap<String, Vec<String>>>,
+    /// SWE-bench rows that carry it: the gold patch (a unified diff against
+    /// `base_commit`); its hunks join the gold functions' lines in the gold
+    /// edit. Ground truth only, never shown to the engine.
+    #[serde(default)]
+    pub(super) patch: Option<String>,
 }
 
 impl Task {
