@@ -1,5 +1,5 @@
 //! Snippets and the token budget: the regions of a file that best match the
-//! query, and packing them into the budget in rank order.
+//! query, and packing them into the budget by rank, tier and relevance.
 //!
 //! Tokens are estimated as bytes / 4 (the usual rule of thumb for code with
 //! BPE tokenizers); the budget covers the per-file part of the text
@@ -19,6 +19,15 @@ pub fn tokens_of(text: &str) -> usize {
 
 /// Longest snippet, in lines; longer definitions are cut around their best match.
 const MAX_SNIPPET_LINES: usize = 60;
+/// Longest snippet for a file's best region: the definition the task is
+/// most likely about is shown whole where it fits (a function to edit, not
+/// its first 60 lines).
+const MAX_BEST_SNIPPET_LINES: usize = 150;
+/// Chosen regions this many lines or fewer apart are shown as one snippet
+/// (one range line, and the lines between them, usually blank or a
+/// decorator, come with it), if the whole stays within
+/// `MAX_BEST_SNIPPET_LINES`.
+const MERGE_GAP: usize = 3;
 /// Snippets chosen per file, best first; [`pack`] decides how many keep
 /// their text (by the file's tier).
 const MAX_SNIPPETS: usize = 5;
@@ -47,9 +56,12 @@ const MAX_EXACT_IDENTIFIERS: usize = 32;
 /// preferring the smallest definition that matches (the enclosing function
 /// of a line, not its whole class). Files without symbols get a window
 /// around their densest lines (as do files whose parse was capped or
-/// stopped: see `Doc::symbols_until`, which `stop` is passed to). A
+/// stopped: see `Doc::symbols_until`, which `stop` is passed to). The best
+/// region is shown whole up to `MAX_BEST_SNIPPET_LINES` lines, the others
+/// up to `MAX_SNIPPET_LINES`; longer ones are cut around their best line. A
 /// method's class or impl signature is merged into its snippet when it is
-/// at most `MAX_SIGNATURE_GAP` lines above. Line numbers are 1-based,
+/// at most `MAX_SIGNATURE_GAP` lines above, and regions at most
+/// `MERGE_GAP` lines apart become one snippet. Line numbers are 1-based,
 /// inclusive; [`pack`] puts each file's snippets back in line order.
 pub fn snippets(
     doc: &Doc,
@@ -118,27 +130,35 @@ pub fn snippets(
         }
     }
     regions.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut chosen: Vec<(usize, usize)> = Vec::new();
+    // (start, end, longest it may be), best first.
+    let mut chosen: Vec<(usize, usize, usize)> = Vec::new();
     for &(_, s, e) in &regions {
         if chosen.len() == MAX_SNIPPETS {
             break;
         }
         // A long definition is shown cut around its best lines: only that
         // part keeps other snippets out (a class whose methods were not all
-        // found still leaves room for the ones that were).
-        let (s, e) = cut_range(&lines, s, e, q, &evidence);
-        if chosen.iter().any(|&(cs, ce)| s <= ce && cs <= e) {
+        // found still leaves room for the ones that were). The best one may
+        // be longer: it is the function to edit.
+        let max = if chosen.is_empty() {
+            MAX_BEST_SNIPPET_LINES
+        } else {
+            MAX_SNIPPET_LINES
+        };
+        let (s, e) = cut_range(&lines, s, e, q, &evidence, max);
+        if chosen.iter().any(|&(cs, ce, _)| s <= ce && cs <= e) {
             continue;
         }
-        chosen.push((s, e));
+        chosen.push((s, e, max));
     }
     if chosen.is_empty() {
-        chosen.push(densest_window(&lines, q, &evidence));
+        let (s, e) = densest_window(&lines, q, &evidence);
+        chosen.push((s, e, MAX_SNIPPET_LINES));
     }
     // A method alone hides what a reader needs: the signature of the class or
     // impl around it. It joins the snippet when it is close above it.
     for i in 0..chosen.len() {
-        let (s, e) = chosen[i];
+        let (s, e, _) = chosen[i];
         let enclosing = syms
             .definitions
             .iter()
@@ -148,16 +168,51 @@ pub fn snippets(
             let line = p.start_line;
             let free = !chosen
                 .iter()
-                .any(|&(cs, ce)| (cs, ce) != (s, e) && cs < s && line <= ce);
+                .any(|&(cs, ce, _)| (cs, ce) != (s, e) && cs < s && line <= ce);
             if line >= 1 && s - line <= MAX_SIGNATURE_GAP && free {
                 chosen[i].0 = line;
             }
         }
     }
-    chosen
+    let chosen: Vec<(usize, usize)> = chosen
         .into_iter()
-        .map(|(s, e)| cut(&lines, s, e, q, &evidence))
+        .map(|(s, e, max)| cut_range(&lines, s, e, q, &evidence, max))
+        .collect();
+    merge_neighbours(chosen)
+        .into_iter()
+        .map(|(s, e)| Snippet {
+            start_line: s,
+            end_line: e,
+            text: lines[s - 1..e].join("\n"),
+        })
         .collect()
+}
+
+/// Merges regions (best first) that overlap or lie at most `MERGE_GAP`
+/// lines apart into one, at the place of the better one, when the merged
+/// region is at most `MAX_BEST_SNIPPET_LINES` long.
+fn merge_neighbours(mut regions: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    let mut i = 0;
+    while i < regions.len() {
+        let mut j = i + 1;
+        let mut merged = false;
+        while j < regions.len() {
+            let (a, b) = (regions[i], regions[j]);
+            let (s, e) = (a.0.min(b.0), a.1.max(b.1));
+            let near = a.0 <= b.1 + MERGE_GAP + 1 && b.0 <= a.1 + MERGE_GAP + 1;
+            if near && e - s < MAX_BEST_SNIPPET_LINES {
+                regions[i] = (s, e);
+                regions.remove(j);
+                merged = true;
+            } else {
+                j += 1;
+            }
+        }
+        if !merged {
+            i += 1;
+        }
+    }
+    regions
 }
 
 /// The query terms of a region, each weighted by 1 + ln(its count there):
@@ -182,11 +237,14 @@ fn region_hits(lines: &[&str], q: &TaskQuery) -> f64 {
 }
 
 /// The identifiers of the task worth finding verbatim: code-like ones
-/// (`snake_case`, `CamelCase`, with digits), at least 4 bytes long.
-fn exact_identifiers(q: &TaskQuery) -> Vec<&str> {
-    q.identifiers
+/// (`snake_case`, `CamelCase`, with digits), at least 4 bytes long, and the
+/// task's command-line flags as the code names them (`--retry-all-errors`
+/// → `retry_all_errors`; the flag text itself is a string literal, see
+/// [`literals_in_task`]).
+fn exact_identifiers(q: &TaskQuery) -> Vec<String> {
+    let mut ids: Vec<String> = q
+        .identifiers
         .iter()
-        .map(String::as_str)
         .filter(|id| {
             id.len() >= 4
                 && (id.contains('_')
@@ -194,7 +252,29 @@ fn exact_identifiers(q: &TaskQuery) -> Vec<&str> {
                     || id[1..].bytes().any(|b| b.is_ascii_uppercase()))
         })
         .take(MAX_EXACT_IDENTIFIERS)
-        .collect()
+        .cloned()
+        .collect();
+    for word in q
+        .text
+        .split(|c: char| c.is_whitespace() || "\"'`(),;=".contains(c))
+    {
+        let Some(flag) = word.strip_prefix("--") else {
+            continue;
+        };
+        let flag = flag.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+        let plain = |c: char| c.is_ascii_alphanumeric() || c == '-';
+        if flag.contains('-')
+            && flag.starts_with(|c: char| c.is_ascii_alphabetic())
+            && flag.chars().all(plain)
+            && ids.len() < 2 * MAX_EXACT_IDENTIFIERS
+        {
+            let id = flag.replace('-', "_");
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    ids
 }
 
 /// Whether `line` holds `word` as a whole identifier.
@@ -264,34 +344,38 @@ fn densest_window(lines: &[&str], q: &TaskQuery, evidence: &[f64]) -> (usize, us
     (s + 1, (best + HALF + 1).min(lines.len()))
 }
 
-/// Cuts a region to `MAX_SNIPPET_LINES`, keeping its first lines (the signature)
-/// and the best-matching part (the line with the most evidence, then terms).
-fn cut(lines: &[&str], s: usize, e: usize, q: &TaskQuery, evidence: &[f64]) -> Snippet {
-    let (s, e) = cut_range(lines, s, e, q, evidence);
-    Snippet {
-        start_line: s,
-        end_line: e,
-        text: lines[s - 1..e].join("\n"),
-    }
-}
-
-/// The lines [`cut`] keeps of a region (1-based, inclusive).
+/// The lines of a region (1-based, inclusive) cut to `max` lines, keeping
+/// its first lines (the signature) when they fit, else the best-matching
+/// part (the line with the most evidence, then terms) a third from the top.
 fn cut_range(
     lines: &[&str],
     s: usize,
     e: usize,
     q: &TaskQuery,
     evidence: &[f64],
+    max: usize,
 ) -> (usize, usize) {
-    if e - s + 1 > MAX_SNIPPET_LINES {
+    if e - s + 1 > max {
         let score = |a: usize| query_hits(lines[a - 1], q) + evidence[a - 1];
         let best = (s..=e)
             .max_by(|&a, &b| score(a).total_cmp(&score(b)).then(b.cmp(&a)))
             .unwrap_or(s);
-        let start = best.saturating_sub(MAX_SNIPPET_LINES / 3).max(s);
-        (start, (start + MAX_SNIPPET_LINES - 1).min(e))
+        let start = best.saturating_sub(max / 3).max(s).min(e + 1 - max);
+        (start, (start + max - 1).min(e))
     } else {
         (s, e)
+    }
+}
+
+/// Weight of a file's tier in [`pack`]'s order: a medium file's best
+/// snippet comes after a high file's second at the same rank, a low file's
+/// after every high file's.
+fn tier_weight(t: crate::types::Tier) -> f64 {
+    use crate::types::Tier;
+    match t {
+        Tier::High => 1.0,
+        Tier::Medium => 0.4,
+        Tier::Low => 0.1,
     }
 }
 
@@ -301,15 +385,17 @@ fn cut_range(
 /// its snippets with their range lines. Every file keeps its header line and
 /// every snippet at least its handle (`path:start-end`, a line the agent can
 /// open); those are reserved first. The rest turns handles into snippet text
-/// by tier and relevance: first each file in rank order up to its tier's
-/// share of the budget (a high file 1/2, a medium one 1/6, a low one 1/12;
-/// a high file's best snippet is taken whatever its size, if it fits),
-/// then what is left to the high and medium files' other snippets, in rank
-/// order — so the top files' evidence comes before any lower-tier file's,
-/// and a low file never takes more than its share. So the per-file part
-/// costs at most max(`budget`, headers + handles). Snippets left as handles
-/// have empty text and are listed in the returned `dropped`; each file's
-/// snippets end in line order. Returns (tokens used, dropped).
+/// in order of how likely each snippet is the code to change: the file's
+/// tier weight (high 1, medium 0.4, low 0.1) times its relevance, divided by
+/// its rank and by the snippet's place among the file's snippets (1 for the
+/// best). So the top file's best definitions come before a lower file's,
+/// a low-tier file gets text only when the files above it have theirs (and
+/// at most 1/12 of the budget), and a snippet that does not fit what is
+/// left stays a handle while smaller ones after it may still fit. The
+/// per-file part costs at most
+/// max(`budget`, headers + handles). Snippets left as handles have empty
+/// text and are listed in the returned `dropped`; each file's snippets end
+/// in line order. Returns (tokens used, dropped).
 pub fn pack(files: &mut [File], budget: usize) -> (usize, Vec<String>) {
     use crate::types::Tier;
     let handle_cost = |path: &str, s: &Snippet| {
@@ -329,48 +415,29 @@ pub fn pack(files: &mut [File], budget: usize) -> (usize, Vec<String>) {
                     .sum::<usize>()
         })
         .sum();
-    // What turning each handle into text costs.
-    let extra: Vec<Vec<usize>> = files
-        .iter()
-        .map(|f| {
-            f.snippets
-                .iter()
-                .map(|s| {
-                    tokens_of(&snippet_lines(&f.path, s)).saturating_sub(handle_cost(&f.path, s))
-                })
-                .collect()
-        })
-        .collect();
+    // (priority, file, snippet, what turning the handle into text costs).
+    let mut order: Vec<(f64, usize, usize, usize)> = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let file_weight = tier_weight(f.tier) * f.relevance.max(0.01) / (i + 1) as f64;
+        for (j, s) in f.snippets.iter().enumerate() {
+            let extra =
+                tokens_of(&snippet_lines(&f.path, s)).saturating_sub(handle_cost(&f.path, s));
+            order.push((file_weight / (j + 1) as f64, i, j, extra));
+        }
+    }
+    order.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
     let mut kept: Vec<Vec<bool>> = files
         .iter()
         .map(|f| vec![false; f.snippets.len()])
         .collect();
+    // A low-tier file never takes more than 1/12 of the budget.
     let mut spent = vec![0usize; files.len()];
-    for (i, f) in files.iter().enumerate() {
-        let share = match f.tier {
-            Tier::High => budget / 2,
-            Tier::Medium => budget / 6,
-            Tier::Low => budget / 12,
-        };
-        for (j, &x) in extra[i].iter().enumerate() {
-            // A high file's best snippet is not held to its share.
-            let best_of_high = j == 0 && f.tier == Tier::High;
-            if (spent[i] + x <= share || best_of_high) && used + x <= budget {
-                used += x;
-                spent[i] += x;
-                kept[i][j] = true;
-            }
-        }
-    }
-    for (i, f) in files.iter().enumerate() {
-        if f.tier == Tier::Low {
-            continue;
-        }
-        for (j, &x) in extra[i].iter().enumerate() {
-            if !kept[i][j] && used + x <= budget {
-                used += x;
-                kept[i][j] = true;
-            }
+    for &(_, i, j, x) in &order {
+        let capped = files[i].tier == Tier::Low && spent[i] + x > budget / 12;
+        if used + x <= budget && !capped {
+            used += x;
+            spent[i] += x;
+            kept[i][j] = true;
         }
     }
     let mut dropped = Vec::new();
@@ -449,6 +516,72 @@ mod tests {
         assert_eq!(files[0].snippets[0].start_line, 1);
         // The low file may take 1/12 of the budget: its snippets are handles.
         assert_eq!(dropped, ["low.py:1-50", "low.py:60-99"]);
+    }
+
+    #[test]
+    fn the_top_files_next_definition_comes_before_a_lower_files_best() {
+        // The top file's two definitions fit the budget only if the medium
+        // file's snippet waits: the top file is where the edit most likely is.
+        let mut files = vec![
+            file("top.py", &[(100, 140, 5_600), (10, 40, 4_800)]),
+            file("mid.py", &[(1, 20, 1_800)]),
+        ];
+        files[1].tier = Tier::Medium;
+        files[1].relevance = 0.6;
+        let (used, dropped) = pack(&mut files, 3_000);
+        assert!(used <= 3_000, "{used}");
+        assert!(files[0].snippets.iter().all(|s| !s.text.is_empty()));
+        assert_eq!(dropped, ["mid.py:1-20"]);
+    }
+
+    #[test]
+    fn the_best_function_is_shown_whole_even_past_sixty_lines() {
+        // A 100-line function holding the quoted message near its end.
+        let mut text = String::from("def render(width):\n");
+        for i in 0..97 {
+            text.push_str(&format!("    step_{i} = width + {i}\n"));
+        }
+        text.push_str("    raise ValueError(\"width must be at least four\")\n");
+        text.push_str("    return width\n\ndef other():\n    return 1\n");
+        let doc = crate::corpus::Doc::for_test("r.py", &text);
+        let q = TaskQuery::new("render raises ValueError: width must be at least four", &[]);
+        let sn = snippets(&doc, &q, &[], &|| false);
+        assert_eq!((sn[0].start_line, sn[0].end_line), (1, 100), "{:?}", sn[0]);
+    }
+
+    #[test]
+    fn neighbouring_definitions_are_one_snippet() {
+        let text = "import os\n\ndef load_token(p):\n    return open(p).read()\n\ndef save_token(p, t):\n    open(p, 'w').write(t)\n\ndef unrelated():\n    return 1\n";
+        let doc = crate::corpus::Doc::for_test("auth/store.py", text);
+        let q = TaskQuery::new("load_token and save_token lose the token", &[]);
+        let sn = snippets(&doc, &q, &[], &|| false);
+        assert_eq!(sn.len(), 1, "{sn:?}");
+        assert_eq!((sn[0].start_line, sn[0].end_line), (3, 7));
+        assert!(
+            sn[0].text.contains("\n\ndef save_token"),
+            "{:?}",
+            sn[0].text
+        );
+    }
+
+    #[test]
+    fn a_flag_of_the_task_finds_the_code_using_its_field() {
+        let text = concat!(
+            "static void retry_help(void)\n{\n",
+            "  puts(\"retry on errors: the server may answer 429 or 503\");\n",
+            "  puts(\"retry errors: see the manual\");\n}\n",
+            "\nstatic int unrelated(int a)\n{\n  int b = a * 2;\n  b += 1;\n  b -= 3;\n  return b;\n}\n\n",
+            "static int may_again(struct cfg *config, long code)\n{\n",
+            "  if(config->retry_all_errors)\n    return 1;\n  return code == 503;\n}\n",
+        );
+        let doc = crate::corpus::Doc::for_test("src/tool_operate.c", text);
+        let q = TaskQuery::new(
+            "--retry-all-errors does not retry when the server answers 429",
+            &[],
+        );
+        let sn = snippets(&doc, &q, &[], &|| false);
+        assert!(sn[0].text.contains("config->retry_all_errors"), "{sn:?}");
+        assert!(!sn[0].text.contains("retry_help"), "{sn:?}");
     }
 
     #[test]

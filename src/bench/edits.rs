@@ -72,6 +72,9 @@ pub(super) fn gold_edit(task: &Task, git_dir: &Path, tree: &Path) -> Result<Opti
             }
             unlocated.extend(missing.into_iter().map(|n| format!("{file}:{n}")));
         }
+        if let Some(patch) = &task.patch {
+            add_patch_lines(&mut lines, patch, &task.gold_files);
+        }
         return Ok(Some(GoldEdit::new("gold-functions", lines, unlocated)));
     }
     let Some(commit) = change_commit(task, git_dir)? else {
@@ -178,6 +181,17 @@ pub(super) fn parse_diff_u0(diff: &str) -> EditLines {
     out
 }
 
+/// Adds the old-side lines of a gold patch's hunks in the gold files
+/// (SWE-bench rows with a `patch`) to `lines`: a change outside every gold
+/// function (an import, a module constant) is part of the edit too.
+fn add_patch_lines(lines: &mut EditLines, patch: &str, gold_files: &[String]) {
+    for (file, changed) in parse_diff_u0(patch) {
+        if gold_files.contains(&file) {
+            lines.entry(file).or_default().extend(changed);
+        }
+    }
+}
+
 /// The lines of the definitions `names` (`func`, `Class.method`,
 /// `Outer.Inner.method`) in `text`, found with the language's tree-sitter
 /// definitions: the last part is the definition's name, the part before it
@@ -270,6 +284,37 @@ new file mode 100644\n\
         assert_eq!(of("top.py"), vec![1]);
         // A file that did not exist at the base has no old-side lines.
         assert!(!lines.contains_key("new.py"));
+    }
+
+    #[test]
+    fn a_swe_bench_rows_patch_hunks_join_its_gold_functions() {
+        let dir = std::env::temp_dir().join(format!("ctxloop-edits-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("pkg")).unwrap();
+        let text = "import os\n\ndef helper(x):\n    return x\n\nLIMIT = 3\n";
+        std::fs::write(dir.join("pkg/m.py"), text).unwrap();
+        let task = Task {
+            gold_files: vec!["pkg/m.py".into()],
+            gold_functions: Some(BTreeMap::from([(
+                "pkg/m.py".to_string(),
+                vec!["helper".to_string()],
+            )])),
+            patch: Some(
+                "diff --git a/pkg/m.py b/pkg/m.py\n--- a/pkg/m.py\n+++ b/pkg/m.py\n\
+@@ -1 +1,2 @@\n-import os\n+import os\n+import re\n\
+@@ -6 +7 @@\n-LIMIT = 3\n+LIMIT = 4\n\
+diff --git a/tests/t.py b/tests/t.py\n--- a/tests/t.py\n+++ b/tests/t.py\n@@ -2 +2 @@\n-a\n+b\n"
+                    .into(),
+            ),
+            ..Task::default()
+        };
+        let edit = gold_edit(&task, &dir, &dir).unwrap().unwrap();
+        std::fs::remove_dir_all(&dir).ok();
+        let lines: Vec<usize> = edit.lines["pkg/m.py"].iter().copied().collect();
+        // helper (3-4), the import hunk (1) and the constant (6); the test
+        // file is no gold file.
+        assert_eq!(lines, vec![1, 3, 4, 6]);
+        assert_eq!(edit.lines.len(), 1);
+        assert_eq!(edit.line_count, 4);
     }
 
     #[test]

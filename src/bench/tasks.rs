@@ -37,6 +37,11 @@ pub(super) struct Task {
     /// `gold_functions`.
     #[serde(default)]
     pub(super) gold_lines: Option<BTreeMap<String, Vec<(usize, usize)>>>,
+    /// SWE-bench rows that carry it: the gold patch (a unified diff against
+    /// `base_commit`); its hunks join the gold functions' lines in the gold
+    /// edit. Ground truth only, never shown to the engine.
+    #[serde(default)]
+    pub(super) patch: Option<String>,
 }
 
 impl Task {
