@@ -379,6 +379,49 @@ fn tier_weight(t: crate::types::Tier) -> f64 {
     }
 }
 
+/// Least room (tokens) worth cutting a snippet to its first lines for: about
+/// five lines of code with the range line; below it the handle alone is kept.
+const MIN_CUT_TOKENS: usize = 48;
+
+/// The most first lines of `s` (with text) whose rendering, plus a handle for
+/// the lines after them, costs at most `room` tokens more than `s`'s handle
+/// (`handle`): (lines kept, extra tokens). `None` if not even one line fits
+/// or the snippet has a single line.
+fn first_lines_within(
+    path: &str,
+    s: &Snippet,
+    room: usize,
+    handle: usize,
+) -> Option<(usize, usize)> {
+    let total = s.end_line + 1 - s.start_line;
+    let lines: Vec<&str> = s.text.split('\n').collect();
+    let mut best = None;
+    let mut bytes = 0usize;
+    for (n, line) in lines.iter().enumerate().take(total.saturating_sub(1)) {
+        bytes += line.len() + 1;
+        let kept = n + 1;
+        let head = format!(
+            "--- {}:{}-{}\n",
+            path,
+            s.start_line,
+            s.start_line + kept - 1
+        );
+        let rest = format!(
+            "   {}:{}-{} (left out: budget)\n",
+            path,
+            s.start_line + kept,
+            s.end_line
+        );
+        let x = tokens_of(&head) + bytes.div_ceil(4) + 1 + tokens_of(&rest);
+        let x = x.saturating_sub(handle);
+        if x > room {
+            break;
+        }
+        best = Some((kept, x));
+    }
+    best
+}
+
 /// Packs the files (given in rank order, each file's snippets best first,
 /// as [`snippets`] returns them) into `budget` tokens. The budget covers the
 /// whole per-file part of the text rendering: each file's header line and
@@ -391,7 +434,9 @@ fn tier_weight(t: crate::types::Tier) -> f64 {
 /// best). So the top file's best definitions come before a lower file's,
 /// a low-tier file gets text only when the files above it have theirs (and
 /// at most 1/12 of the budget), and a snippet that does not fit what is
-/// left stays a handle while smaller ones after it may still fit. The
+/// left is cut to the first lines that fit (at least [`MIN_CUT_TOKENS`] of
+/// room; the rest becomes a handle), else stays a handle, while smaller ones
+/// after it may still fit. The
 /// per-file part costs at most
 /// max(`budget`, headers + handles). Snippets left as handles have empty
 /// text and are listed in the returned `dropped`; each file's snippets end
@@ -432,13 +477,48 @@ pub fn pack(files: &mut [File], budget: usize) -> (usize, Vec<String>) {
         .collect();
     // A low-tier file never takes more than 1/12 of the budget.
     let mut spent = vec![0usize; files.len()];
+    // Snippets cut to their first lines (file, snippet, lines kept).
+    let mut cut: Vec<(usize, usize, usize)> = Vec::new();
     for &(_, i, j, x) in &order {
-        let capped = files[i].tier == Tier::Low && spent[i] + x > budget / 12;
-        if used + x <= budget && !capped {
+        let cap = if files[i].tier == Tier::Low {
+            (budget / 12).saturating_sub(spent[i])
+        } else {
+            usize::MAX
+        };
+        let room = budget.saturating_sub(used).min(cap);
+        if x <= room {
             used += x;
             spent[i] += x;
             kept[i][j] = true;
+        } else if room >= MIN_CUT_TOKENS {
+            // Too long for what is left: its first lines, and the rest as a
+            // handle, rather than a handle alone.
+            let (f, s) = (&files[i], &files[i].snippets[j]);
+            if let Some((lines, x)) = first_lines_within(&f.path, s, room, handle_cost(&f.path, s))
+            {
+                used += x;
+                spent[i] += x;
+                kept[i][j] = true;
+                cut.push((i, j, lines));
+            }
         }
+    }
+    for (i, j, lines) in cut {
+        let s = &mut files[i].snippets[j];
+        let rest = Snippet {
+            start_line: s.start_line + lines,
+            end_line: s.end_line,
+            text: String::new(),
+        };
+        s.end_line = s.start_line + lines - 1;
+        s.text = s
+            .text
+            .split('\n')
+            .take(lines)
+            .collect::<Vec<_>>()
+            .join("\n");
+        files[i].snippets.push(rest);
+        kept[i].push(false);
     }
     let mut dropped = Vec::new();
     for (f, kept) in files.iter_mut().zip(kept) {
