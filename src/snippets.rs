@@ -581,6 +581,23 @@ mod tests {
     }
 
     #[test]
+    fn a_snippet_too_long_for_the_room_left_keeps_its_first_lines() {
+        let mut files = vec![file("top.py", &[(10, 109, 0)])];
+        files[0].snippets[0].text = (10..110)
+            .map(|n| format!("    line_{n} = compute_something({n})"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let (used, dropped) = pack(&mut files, 300);
+        assert!(used <= 300, "{used}");
+        let first = &files[0].snippets[0];
+        assert!(first.text.starts_with("    line_10 ="), "{:?}", first.text);
+        assert!(first.end_line > 20 && first.end_line < 109, "{first:?}");
+        assert_eq!(first.text.lines().count(), first.end_line - 9);
+        // The rest is a handle an agent can open.
+        assert_eq!(dropped, [format!("top.py:{}-109", first.end_line + 1)]);
+    }
+
+    #[test]
     fn the_budget_goes_to_the_top_files_before_low_tier_ones() {
         // A high file and a low one, each with two large snippets (best first).
         let mut files = vec![
