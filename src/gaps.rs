@@ -16,7 +16,7 @@
 //! a file that covers it is in context (among the files the answer returns).
 
 use crate::corpus::{holders_many, Doc};
-use crate::lang::Reference;
+use crate::lang::{RefKind, Reference};
 use crate::query::TaskQuery;
 use crate::types::{Gap, GapKind, Snippet};
 use rayon::prelude::*;
@@ -88,8 +88,13 @@ pub fn find(
                     }
                 }
                 if !matches!(
-                    r.kind.as_str(),
-                    "call" | "method" | "type" | "import_name" | "constant" | "implementation"
+                    r.kind,
+                    RefKind::Call
+                        | RefKind::Method
+                        | RefKind::Type
+                        | RefKind::ImportName
+                        | RefKind::Constant
+                        | RefKind::Implementation
                 ) || r.name.len() < MIN_SYMBOL_LEN
                     || own.contains(r.name.as_str())
                     || refs.iter().any(|w| w.name == r.name)
@@ -136,7 +141,11 @@ pub fn find(
             let holders = holders_of(&r.name, c.path);
             // Method names (`x.len()`) are ambiguous without the receiver's type:
             // only chase rare ones.
-            let max = if r.kind == "method" { 3 } else { MAX_HOLDERS };
+            let max = if r.kind == RefKind::Method {
+                3
+            } else {
+                MAX_HOLDERS
+            };
             if !holders.is_empty() && holders.len() <= max {
                 wanted.push((holders.len(), r, holders));
             }
@@ -172,7 +181,7 @@ pub fn find(
             }
             seen.insert(r.name.clone());
             let ambiguous = definers.len() > 1;
-            let parent = r.kind == "implementation";
+            let parent = r.kind == RefKind::Implementation;
             found.push(Gap {
                 kind: if parent {
                     GapKind::MissingParent
@@ -236,7 +245,7 @@ pub fn find(
 fn imported_modules(syms: &crate::lang::Symbols) -> HashSet<&str> {
     syms.references
         .iter()
-        .filter(|r| r.kind == "import")
+        .filter(|r| r.kind == RefKind::Import)
         .filter_map(|r| r.name.split('.').next())
         .filter(|m| !m.is_empty())
         .collect()

@@ -7,6 +7,7 @@
 //! measures the lines [`crate::render`] writes.
 
 use crate::corpus::Doc;
+use crate::lang::DefKind;
 use crate::query::query_hits;
 use crate::query::TaskQuery;
 use crate::render::{file_line, snippet_lines};
@@ -72,7 +73,7 @@ pub fn snippets(
     let defs: Vec<&crate::lang::Definition> = syms
         .definitions
         .iter()
-        .filter(|d| d.kind != "module" && d.kind != "impl")
+        .filter(|d| d.kind != DefKind::Module && d.kind != DefKind::Impl)
         .filter(|d| d.start_line > 0 && d.start_line <= d.end_line.min(lines.len()))
         .collect();
     // A definition's own evidence leaves out its nested definitions' lines:
@@ -142,7 +143,7 @@ pub fn snippets(
         let enclosing = syms
             .definitions
             .iter()
-            .filter(|d| d.kind != "module" && d.start_line < s && e <= d.end_line)
+            .filter(|d| d.kind != DefKind::Module && d.start_line < s && e <= d.end_line)
             .max_by_key(|d| d.start_line);
         if let Some(p) = enclosing {
             let line = p.start_line;

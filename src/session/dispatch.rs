@@ -4,7 +4,7 @@
 use super::{extend, Session};
 use crate::corpus::{Corpus, Doc, Loaded, Skip};
 use crate::error::Result;
-use crate::score::{self, Candidate};
+use crate::score::{self, Candidate, Evidence};
 use crate::types::*;
 use crate::walk::{walk_with, DependencyDirs, Filter};
 use std::sync::Arc;
@@ -285,7 +285,7 @@ impl Session {
             if !kept.judged && (self.cycle == 1 || !known || floored) && relevance > kept.relevance
             {
                 kept.relevance = relevance;
-                kept.reasons = s.reasons.clone();
+                kept.evidence = s.evidence.clone();
                 kept.defines = s.defines.clone();
             }
             // Files returned earlier are not new unless their score changed.
@@ -299,7 +299,7 @@ impl Session {
                     path,
                     relevance: kept.relevance,
                     tier: Tier::of(kept.relevance, self.config.high_threshold),
-                    reasons: kept.reasons.clone(),
+                    reasons: Evidence::texts(&kept.evidence),
                     snippets: Vec::new(),
                 });
             }
