@@ -522,23 +522,7 @@ fn symbols_of(c: &Compiled, tree: &Tree, text: &str, halt: &dyn Fn() -> bool) ->
             .strip_prefix("definition.")
             .and_then(DefKind::from_capture)
         {
-            let start_line = node.start_position().row + 1;
-            // The node's first line, found from its byte offset (not by
-            // counting lines from the top: that is quadratic on large files).
-            let line_start = text[..node.start_byte()].rfind('\n').map_or(0, |i| i + 1);
-            let line_end = text[line_start..]
-                .find('\n')
-                .map_or(text.len(), |i| line_start + i);
-            let signature = text[line_start..line_end].trim().to_string();
-            let def = Definition {
-                kind,
-                name: name_text.to_string(),
-                parent: parent.map(str::to_string),
-                start_line,
-                end_line: end_line(node),
-                signature,
-                local: false,
-            };
+            let def = definition(kind, name_text, parent, node, text);
             // One definition per node: the earliest pattern in the file wins
             // (e.g. Rust `method` before the generic `function`, a JavaScript
             // arrow-function `const` before the generic constant), whatever
@@ -573,33 +557,67 @@ fn symbols_of(c: &Compiled, tree: &Tree, text: &str, halt: &dyn Fn() -> bool) ->
             });
         }
     }
+    nest(&mut out.definitions, &mut ranges);
+    out.references.dedup();
+    drop(matches);
+    (!halted.get()).then_some(out)
+}
+
+/// A definition of `kind` named `name` at `node` (not yet placed in its
+/// parent: see [`nest`]).
+fn definition(
+    kind: DefKind,
+    name: &str,
+    parent: Option<&str>,
+    node: tree_sitter::Node,
+    text: &str,
+) -> Definition {
+    let start_line = node.start_position().row + 1;
+    // The node's first line, found from its byte offset (not by
+    // counting lines from the top: that is quadratic on large files).
+    let line_start = text[..node.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[line_start..]
+        .find('\n')
+        .map_or(text.len(), |i| line_start + i);
+    let signature = text[line_start..line_end].trim().to_string();
+    Definition {
+        kind,
+        name: name.to_string(),
+        parent: parent.map(str::to_string),
+        start_line,
+        end_line: end_line(node),
+        signature,
+        local: false,
+    }
+}
+
+/// Sets each definition's parent and `local`, then sorts them by line.
+/// `ranges`: (start byte, end byte, def index, pattern index, explicit parent).
+fn nest(defs: &mut [Definition], ranges: &mut [(usize, usize, usize, usize, bool)]) {
     // Parent = the one the query named (`@parent`), else the smallest other
     // definition that encloses this one. Definition nodes are syntax-tree
     // nodes, so two ranges nest or are disjoint: sorted by start (outer first),
     // a stack of the open ranges has the innermost encloser on top.
     ranges.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
     let mut open: Vec<(usize, usize)> = Vec::new(); // (end byte, def index)
-    for &(s, e, di, _, named) in &ranges {
+    for &(s, e, di, _, named) in ranges.iter() {
         while open.last().is_some_and(|&(pe, _)| pe < e || pe <= s) {
             open.pop();
         }
         if !named {
-            let parent = open.last().map(|&(_, pi)| out.definitions[pi].name.clone());
-            out.definitions[di].parent = parent;
+            let parent = open.last().map(|&(_, pi)| defs[pi].name.clone());
+            defs[di].parent = parent;
         }
-        out.definitions[di].local = open
+        defs[di].local = open
             .last()
-            .is_some_and(|&(_, pi)| out.definitions[pi].kind.is_callable());
+            .is_some_and(|&(_, pi)| defs[pi].kind.is_callable());
         open.push((e, di));
     }
-    out.definitions.sort_by(|a, b| {
+    defs.sort_by(|a, b| {
         a.start_line
             .cmp(&b.start_line)
             .then(b.end_line.cmp(&a.end_line))
     });
-    out.references.dedup();
-    drop(matches);
-    (!halted.get()).then_some(out)
 }
 
 #[cfg(test)]
