@@ -389,6 +389,49 @@ pub fn pack(files: &mut [File], budget: usize) -> (usize, Vec<String>) {
     (used, dropped)
 }
 
+/// Post-processing: the snippets of a file in context, and packing the
+/// answer's files into the token budget.
+pub trait PostProcess: Send + Sync {
+    /// A short name, for `Debug`.
+    fn name(&self) -> &str;
+    /// The snippets of `doc` for the query (lines 1-based, inclusive);
+    /// `defines` are the task identifiers the file defines.
+    fn snippets(
+        &self,
+        doc: &Doc,
+        q: &TaskQuery,
+        defines: &[String],
+        stop: &dyn Fn() -> bool,
+    ) -> Vec<Snippet>;
+    /// Fits `files` (best first) into `budget` tokens (bytes / 4); returns
+    /// (tokens used, `path:start-end` of the snippets left out).
+    fn pack(&self, files: &mut [File], budget: usize) -> (usize, Vec<String>);
+}
+
+/// The default post-processing: [`snippets`] and [`pack`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Snippets;
+
+impl PostProcess for Snippets {
+    fn name(&self) -> &str {
+        "snippets"
+    }
+
+    fn snippets(
+        &self,
+        doc: &Doc,
+        q: &TaskQuery,
+        defines: &[String],
+        stop: &dyn Fn() -> bool,
+    ) -> Vec<Snippet> {
+        snippets(doc, q, defines, stop)
+    }
+
+    fn pack(&self, files: &mut [File], budget: usize) -> (usize, Vec<String>) {
+        pack(files, budget)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
