@@ -506,44 +506,9 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
         return vec![Vec::new(); names.len()];
     }
     let chunks = holder_chunks(docs);
-    // Distinct names, by hash.
-    let mut uniq: Vec<(u64, &str)> = Vec::new();
-    let mut slot_of: HashMap<u64, usize> = HashMap::new();
-    for &t in names.iter().filter(|t| !t.is_empty()) {
-        let h = term_hash(t);
-        slot_of.entry(h).or_insert_with(|| {
-            uniq.push((h, t));
-            uniq.len() - 1
-        });
-    }
-    // lists[name][chunk]: the chunk's holders, from the cache or scanned below.
-    let mut lists: Vec<Vec<Option<Arc<Vec<u32>>>>> = vec![vec![None; chunks.len()]; uniq.len()];
-    // The names each chunk must be scanned for.
-    let mut todo: Vec<Vec<usize>> = vec![Vec::new(); chunks.len()];
+    let (uniq, slot_of) = distinct_names(names);
     let cache = HOLDERS.get_or_init(Default::default);
-    {
-        let cache = cache.lock().expect("holder cache poisoned");
-        for (u, &(h, _)) in uniq.iter().enumerate() {
-            // Holders known in the chunks so far: once `max`, later chunks
-            // cannot change the answer.
-            let mut have = 0;
-            for (c, (_, fp)) in chunks.iter().enumerate() {
-                if have >= max {
-                    break;
-                }
-                match cache
-                    .get(&(*fp, h))
-                    .filter(|(m, list)| *m >= max || list.len() < *m)
-                {
-                    Some((_, list)) => {
-                        have += list.len();
-                        lists[u][c] = Some(list.clone());
-                    }
-                    None => todo[c].push(u),
-                }
-            }
-        }
-    }
+    let (mut lists, todo) = cached_holders(cache, &chunks, &uniq, max);
     // Chunks missing the same names are scanned together.
     let mut by_names: HashMap<&[usize], Vec<usize>> = HashMap::new();
     for (c, names) in todo.iter().enumerate().filter(|(_, n)| !n.is_empty()) {
@@ -560,27 +525,7 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
         scanned_docs += in_group.len();
         for part in group_names.chunks(128) {
             let terms: Vec<(u64, &str)> = part.iter().map(|&u| uniq[u]).collect();
-            let set = TermSet::new(&terms);
-            // Row per doc: which names of the part it holds.
-            let held: Vec<Vec<u8>> = in_group
-                .par_iter()
-                .map(|&i| match docs[i].terms.get() {
-                    // Tokenized whole (prefetched, or hot): looked up, not scanned.
-                    Some(full) => terms
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, (h, _))| full.binary_search_by_key(h, |&(t, _)| t).is_ok())
-                        .map(|(k, _)| k as u8)
-                        .collect(),
-                    None => set
-                        .count(&docs[i].text)
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, &n)| n > 0)
-                        .map(|(k, _)| k as u8)
-                        .collect(),
-                })
-                .collect();
+            let held = names_held(docs, &in_group, &terms);
             // `in_group` holds the chunks' documents chunk after chunk.
             let mut rows = held.iter();
             for &c in group_chunks {
@@ -625,18 +570,102 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
             let Some(&u) = slot_of.get(&term_hash(t)).filter(|_| !t.is_empty()) else {
                 return Vec::new();
             };
-            let mut out = Vec::new();
-            for (c, (range, _)) in chunks.iter().enumerate() {
-                let Some(list) = &lists[u][c] else { break };
-                out.extend(list.iter().map(|&i| range.start + i as usize));
-                if out.len() >= max {
-                    break;
-                }
-            }
-            out.truncate(max);
-            out
+            joined_holders(&chunks, &lists[u], max)
         })
         .collect()
+}
+
+/// The distinct non-empty `names`, by hash, and each hash's slot in them.
+fn distinct_names<'n>(names: &[&'n str]) -> (Vec<(u64, &'n str)>, HashMap<u64, usize>) {
+    let mut uniq: Vec<(u64, &str)> = Vec::new();
+    let mut slot_of: HashMap<u64, usize> = HashMap::new();
+    for &t in names.iter().filter(|t| !t.is_empty()) {
+        let h = term_hash(t);
+        slot_of.entry(h).or_insert_with(|| {
+            uniq.push((h, t));
+            uniq.len() - 1
+        });
+    }
+    (uniq, slot_of)
+}
+
+/// What the cache knows: `lists[name][chunk]`, the chunk's holders of each
+/// of `uniq` (`None` where unknown), and the names each chunk must be
+/// scanned for. A name is looked up chunk after chunk until `max` holders
+/// are known: later chunks cannot change its answer.
+#[allow(clippy::type_complexity)]
+fn cached_holders(
+    cache: &Mutex<HolderCache>,
+    chunks: &[(std::ops::Range<usize>, u64)],
+    uniq: &[(u64, &str)],
+    max: usize,
+) -> (Vec<Vec<Option<Arc<Vec<u32>>>>>, Vec<Vec<usize>>) {
+    let mut lists: Vec<Vec<Option<Arc<Vec<u32>>>>> = vec![vec![None; chunks.len()]; uniq.len()];
+    let mut todo: Vec<Vec<usize>> = vec![Vec::new(); chunks.len()];
+    let cache = cache.lock().expect("holder cache poisoned");
+    for (u, &(h, _)) in uniq.iter().enumerate() {
+        let mut have = 0;
+        for (c, (_, fp)) in chunks.iter().enumerate() {
+            if have >= max {
+                break;
+            }
+            match cache
+                .get(&(*fp, h))
+                .filter(|(m, list)| *m >= max || list.len() < *m)
+            {
+                Some((_, list)) => {
+                    have += list.len();
+                    lists[u][c] = Some(list.clone());
+                }
+                None => todo[c].push(u),
+            }
+        }
+    }
+    (lists, todo)
+}
+
+/// A row per document of `in_group` (indices into `docs`): which of `terms`
+/// (at most 128) it holds, on all cores. A document tokenized whole
+/// (prefetched, or hot) is looked up, not scanned.
+fn names_held(docs: &[&Doc], in_group: &[usize], terms: &[(u64, &str)]) -> Vec<Vec<u8>> {
+    let set = TermSet::new(terms);
+    in_group
+        .par_iter()
+        .map(|&i| match docs[i].terms.get() {
+            Some(full) => terms
+                .iter()
+                .enumerate()
+                .filter(|(_, (h, _))| full.binary_search_by_key(h, |&(t, _)| t).is_ok())
+                .map(|(k, _)| k as u8)
+                .collect(),
+            None => set
+                .count(&docs[i].text)
+                .iter()
+                .enumerate()
+                .filter(|(_, &n)| n > 0)
+                .map(|(k, _)| k as u8)
+                .collect(),
+        })
+        .collect()
+}
+
+/// One name's holders over all chunks, in order, as indices into the
+/// documents: the first `max`.
+fn joined_holders(
+    chunks: &[(std::ops::Range<usize>, u64)],
+    lists: &[Option<Arc<Vec<u32>>>],
+    max: usize,
+) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (list, (range, _)) in lists.iter().zip(chunks) {
+        let Some(list) = list else { break };
+        out.extend(list.iter().map(|&i| range.start + i as usize));
+        if out.len() >= max {
+            break;
+        }
+    }
+    out.truncate(max);
+    out
 }
 
 fn read_doc(entry: &Entry, wanted: (&TermSet, &[(u64, &str)])) -> Result<Arc<Doc>, Skip> {

@@ -16,7 +16,7 @@
 //! a file that covers it is in context (among the files the answer returns).
 
 use crate::corpus::{holders_many, Doc};
-use crate::lang::Reference;
+use crate::lang::{RefKind, Reference};
 use crate::query::TaskQuery;
 use crate::types::{Gap, GapKind, Snippet};
 use rayon::prelude::*;
@@ -74,36 +74,7 @@ pub fn find(
     let mut in_tree: std::collections::HashMap<&str, bool> = Default::default();
     let candidates: Vec<Vec<&Reference>> = highs
         .iter()
-        .map(|(c, syms)| {
-            let own: HashSet<&str> = syms.definitions.iter().map(|d| d.name.as_str()).collect();
-            let modules = imported_modules(syms);
-            let mut refs: Vec<&Reference> = Vec::new();
-            for r in &syms.references {
-                if let Some(recv) = r.receiver.as_deref().filter(|m| modules.contains(m)) {
-                    let here = *in_tree
-                        .entry(recv)
-                        .or_insert_with(|| tree_has_module(corpus, recv));
-                    if !here {
-                        continue;
-                    }
-                }
-                if !matches!(
-                    r.kind.as_str(),
-                    "call" | "method" | "type" | "import_name" | "constant" | "implementation"
-                ) || r.name.len() < MIN_SYMBOL_LEN
-                    || own.contains(r.name.as_str())
-                    || refs.iter().any(|w| w.name == r.name)
-                    || !c
-                        .snippets
-                        .iter()
-                        .any(|s| s.start_line <= r.line && r.line <= s.end_line)
-                {
-                    continue;
-                }
-                refs.push(r);
-            }
-            refs
-        })
+        .map(|(c, syms)| used_names(c, syms, corpus, &mut in_tree))
         .collect();
     let mut names: Vec<&str> = candidates
         .iter()
@@ -127,84 +98,171 @@ pub fn find(
             .collect()
     };
     for ((c, _), refs) in highs.iter().zip(&candidates) {
-        // Cheap pass first: which used names are held by few other files.
-        let mut wanted: Vec<(usize, &Reference, Holders)> = Vec::new();
-        for &r in refs {
-            if seen.contains(&r.name) {
-                continue;
-            }
-            let holders = holders_of(&r.name, c.path);
-            // Method names (`x.len()`) are ambiguous without the receiver's type:
-            // only chase rare ones.
-            let max = if r.kind == "method" { 3 } else { MAX_HOLDERS };
-            if !holders.is_empty() && holders.len() <= max {
-                wanted.push((holders.len(), r, holders));
-            }
-        }
-        // Rarest names first: they are the most specific. Parse their holders
-        // only until this file's gaps are found (parsing is the costly part).
-        wanted.sort_by_key(|(n, r, _)| (*n, r.line));
-        let mut found: Vec<Gap> = Vec::new();
-        wanted.truncate(MAX_TRIES_PER_FILE);
-        for (i, (_, r, holders)) in wanted.iter().enumerate() {
-            if found.len() == MAX_PER_FILE {
-                break;
-            }
-            if i % MAX_PER_FILE == 0 {
-                // The holders of the next few names are parsed on all cores
-                // (as many names as gaps are still wanted at most).
-                let next: Vec<&Arc<Doc>> = wanted[i..(i + MAX_PER_FILE).min(wanted.len())]
-                    .iter()
-                    .flat_map(|(_, _, h)| h.iter().map(|(_, d)| *d))
-                    .collect();
-                next.par_iter().for_each(|d| {
-                    d.symbols_until(stop);
-                });
-            }
-            let r = *r;
-            let definers: Vec<String> = holders
-                .iter()
-                .filter(|(_, d)| d.symbols_until(stop).defines(&r.name).any(|d| !d.local))
-                .map(|(p, _)| (*p).clone())
-                .collect();
-            if definers.is_empty() || definers.iter().any(|p| in_context.contains(p.as_str())) {
-                continue;
-            }
-            seen.insert(r.name.clone());
-            let ambiguous = definers.len() > 1;
-            let parent = r.kind == "implementation";
-            found.push(Gap {
-                kind: if parent {
-                    GapKind::MissingParent
-                } else {
-                    GapKind::UndefinedSymbol
-                },
-                description: format!(
-                    "`{}` is {} by {} but defined in {}",
-                    r.name,
-                    if parent {
-                        "extended or implemented"
-                    } else {
-                        "used"
-                    },
-                    c.path,
-                    if ambiguous {
-                        format!("{} files (ambiguous)", definers.len())
-                    } else {
-                        definers[0].clone()
-                    }
-                ),
-                symbol: Some(r.name.clone()),
-                referenced_from: Some(format!("{}:{}", c.path, r.line)),
-                critical: definers.len() <= 3,
-                suggested_paths: definers,
-            });
-        }
-        gaps.extend(found);
+        gaps.extend(symbol_gaps(
+            c,
+            refs,
+            &holders_of,
+            &in_context,
+            &mut seen,
+            stop,
+        ));
         gaps.extend(config_gaps(c, corpus, &in_context));
     }
 
-    // Task identifiers (code-like, stated more than once or in the title) that no high file contains.
+    gaps.extend(uncovered_gaps(context, corpus, q));
+    gaps
+}
+
+/// The names a high file uses in its snippets (not its own definitions) that
+/// could be a gap: calls, methods, types, imported names, constants and bases,
+/// long enough, each once; a name read on an imported module counts only when
+/// the module is in the tree (`in_tree` caches that per module).
+fn used_names<'s>(
+    c: &InContext,
+    syms: &'s crate::lang::Symbols,
+    corpus: &BTreeMap<String, Arc<Doc>>,
+    in_tree: &mut std::collections::HashMap<&'s str, bool>,
+) -> Vec<&'s Reference> {
+    let own: HashSet<&str> = syms.definitions.iter().map(|d| d.name.as_str()).collect();
+    let modules = imported_modules(syms);
+    let mut refs: Vec<&Reference> = Vec::new();
+    for r in &syms.references {
+        if let Some(recv) = r.receiver.as_deref().filter(|m| modules.contains(m)) {
+            let here = *in_tree
+                .entry(recv)
+                .or_insert_with(|| tree_has_module(corpus, recv));
+            if !here {
+                continue;
+            }
+        }
+        if !matches!(
+            r.kind,
+            RefKind::Call
+                | RefKind::Method
+                | RefKind::Type
+                | RefKind::ImportName
+                | RefKind::Constant
+                | RefKind::Implementation
+        ) || r.name.len() < MIN_SYMBOL_LEN
+            || own.contains(r.name.as_str())
+            || refs.iter().any(|w| w.name == r.name)
+            || !c
+                .snippets
+                .iter()
+                .any(|s| s.start_line <= r.line && r.line <= s.end_line)
+        {
+            continue;
+        }
+        refs.push(r);
+    }
+    refs
+}
+
+/// The symbol gaps of high file `c`: of the names it uses (`refs`), those held
+/// by few other files (`holders_of`), rarest first, whose definers are not in
+/// context; at most [`MAX_PER_FILE`]. `seen` (names already a gap) grows.
+fn symbol_gaps<'a>(
+    c: &InContext,
+    refs: &[&Reference],
+    holders_of: &dyn Fn(&str, &str) -> Holders<'a>,
+    in_context: &HashSet<&str>,
+    seen: &mut HashSet<String>,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Vec<Gap> {
+    // Cheap pass first: which used names are held by few other files.
+    let mut wanted: Vec<(usize, &Reference, Holders)> = Vec::new();
+    for &r in refs {
+        if seen.contains(&r.name) {
+            continue;
+        }
+        let holders = holders_of(&r.name, c.path);
+        // Method names (`x.len()`) are ambiguous without the receiver's type:
+        // only chase rare ones.
+        let max = if r.kind == RefKind::Method {
+            3
+        } else {
+            MAX_HOLDERS
+        };
+        if !holders.is_empty() && holders.len() <= max {
+            wanted.push((holders.len(), r, holders));
+        }
+    }
+    // Rarest names first: they are the most specific. Parse their holders
+    // only until this file's gaps are found (parsing is the costly part).
+    wanted.sort_by_key(|(n, r, _)| (*n, r.line));
+    let mut found: Vec<Gap> = Vec::new();
+    wanted.truncate(MAX_TRIES_PER_FILE);
+    for (i, (_, r, holders)) in wanted.iter().enumerate() {
+        if found.len() == MAX_PER_FILE {
+            break;
+        }
+        if i % MAX_PER_FILE == 0 {
+            // The holders of the next few names are parsed on all cores
+            // (as many names as gaps are still wanted at most).
+            let next: Vec<&Arc<Doc>> = wanted[i..(i + MAX_PER_FILE).min(wanted.len())]
+                .iter()
+                .flat_map(|(_, _, h)| h.iter().map(|(_, d)| *d))
+                .collect();
+            next.par_iter().for_each(|d| {
+                d.symbols_until(stop);
+            });
+        }
+        let r = *r;
+        let definers: Vec<String> = holders
+            .iter()
+            .filter(|(_, d)| d.symbols_until(stop).defines(&r.name).any(|d| !d.local))
+            .map(|(p, _)| (*p).clone())
+            .collect();
+        if definers.is_empty() || definers.iter().any(|p| in_context.contains(p.as_str())) {
+            continue;
+        }
+        seen.insert(r.name.clone());
+        found.push(symbol_gap(c.path, r, definers));
+    }
+    found
+}
+
+/// The gap for `r`, a name `path` uses that `definers` (not in context) define.
+fn symbol_gap(path: &str, r: &Reference, definers: Vec<String>) -> Gap {
+    let ambiguous = definers.len() > 1;
+    let parent = r.kind == RefKind::Implementation;
+    Gap {
+        kind: if parent {
+            GapKind::MissingParent
+        } else {
+            GapKind::UndefinedSymbol
+        },
+        description: format!(
+            "`{}` is {} by {} but defined in {}",
+            r.name,
+            if parent {
+                "extended or implemented"
+            } else {
+                "used"
+            },
+            path,
+            if ambiguous {
+                format!("{} files (ambiguous)", definers.len())
+            } else {
+                definers[0].clone()
+            }
+        ),
+        symbol: Some(r.name.clone()),
+        referenced_from: Some(format!("{}:{}", path, r.line)),
+        critical: definers.len() <= 3,
+        suggested_paths: definers,
+    }
+}
+
+/// Task identifiers (code-like, stated more than once or in the title) that
+/// no high file contains, with up to 5 files that hold each; none unless
+/// some file is high.
+fn uncovered_gaps(
+    context: &[InContext],
+    corpus: &BTreeMap<String, Arc<Doc>>,
+    q: &TaskQuery,
+) -> Vec<Gap> {
+    let mut gaps = Vec::new();
     if context.iter().any(|c| c.is_high) {
         let uncovered: Vec<&crate::query::Term> = q
             .terms
@@ -236,7 +294,7 @@ pub fn find(
 fn imported_modules(syms: &crate::lang::Symbols) -> HashSet<&str> {
     syms.references
         .iter()
-        .filter(|r| r.kind == "import")
+        .filter(|r| r.kind == RefKind::Import)
         .filter_map(|r| r.name.split('.').next())
         .filter(|m| !m.is_empty())
         .collect()

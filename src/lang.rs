@@ -187,12 +187,139 @@ fn compiled(spec: &LanguageSpec) -> &'static Compiled {
     })
 }
 
-/// A definition: `kind` from the capture (`function`, `class`, `method`,
-/// `constant`, `module`, `interface`, `macro`, `impl`), its name, the name of the
-/// enclosing definition, and 1-based inclusive lines.
+/// What a definition is: the `<kind>` of a `@definition.<kind>` capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DefKind {
+    /// `@definition.class` (also structs, enums, traits' types).
+    Class,
+    /// `@definition.constant`.
+    Constant,
+    /// `@definition.field`.
+    Field,
+    /// `@definition.function`.
+    Function,
+    /// `@definition.impl` (a Rust `impl` block).
+    Impl,
+    /// `@definition.interface`.
+    Interface,
+    /// `@definition.macro`.
+    Macro,
+    /// `@definition.method`.
+    Method,
+    /// `@definition.module`.
+    Module,
+}
+
+impl DefKind {
+    /// The capture's `<kind>`, as the reasons show it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DefKind::Class => "class",
+            DefKind::Constant => "constant",
+            DefKind::Field => "field",
+            DefKind::Function => "function",
+            DefKind::Impl => "impl",
+            DefKind::Interface => "interface",
+            DefKind::Macro => "macro",
+            DefKind::Method => "method",
+            DefKind::Module => "module",
+        }
+    }
+
+    /// The kind a `@definition.<kind>` capture names; `None` for a kind no
+    /// query of this crate uses.
+    pub fn from_capture(kind: &str) -> Option<DefKind> {
+        Some(match kind {
+            "class" => DefKind::Class,
+            "constant" => DefKind::Constant,
+            "field" => DefKind::Field,
+            "function" => DefKind::Function,
+            "impl" => DefKind::Impl,
+            "interface" => DefKind::Interface,
+            "macro" => DefKind::Macro,
+            "method" => DefKind::Method,
+            "module" => DefKind::Module,
+            _ => return None,
+        })
+    }
+
+    /// A function or a method: what has a body that other definitions can
+    /// be local to.
+    pub fn is_callable(self) -> bool {
+        matches!(self, DefKind::Function | DefKind::Method)
+    }
+}
+
+impl std::fmt::Display for DefKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a use of a name is: the `<kind>` of a `@reference.<kind>` capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RefKind {
+    /// `@reference.call`: a plain call.
+    Call,
+    /// `@reference.class`.
+    Class,
+    /// `@reference.constant`: an ALL_CAPS name read.
+    Constant,
+    /// `@reference.implementation`: a base class or implemented trait.
+    Implementation,
+    /// `@reference.import`: a module imported.
+    Import,
+    /// `@reference.import_name`: a name imported from a module.
+    ImportName,
+    /// `@reference.method`: a call on a receiver.
+    Method,
+    /// `@reference.type`.
+    Type,
+}
+
+impl RefKind {
+    /// The capture's `<kind>`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefKind::Call => "call",
+            RefKind::Class => "class",
+            RefKind::Constant => "constant",
+            RefKind::Implementation => "implementation",
+            RefKind::Import => "import",
+            RefKind::ImportName => "import_name",
+            RefKind::Method => "method",
+            RefKind::Type => "type",
+        }
+    }
+
+    /// The kind a `@reference.<kind>` capture names; `None` for a kind no
+    /// query of this crate uses.
+    pub fn from_capture(kind: &str) -> Option<RefKind> {
+        Some(match kind {
+            "call" => RefKind::Call,
+            "class" => RefKind::Class,
+            "constant" => RefKind::Constant,
+            "implementation" => RefKind::Implementation,
+            "import" => RefKind::Import,
+            "import_name" => RefKind::ImportName,
+            "method" => RefKind::Method,
+            "type" => RefKind::Type,
+            _ => return None,
+        })
+    }
+}
+
+impl std::fmt::Display for RefKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A definition: its [`DefKind`], its name, the name of the enclosing
+/// definition, and 1-based inclusive lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Definition {
-    pub kind: String,
+    pub kind: DefKind,
     pub name: String,
     pub parent: Option<String>,
     pub start_line: usize,
@@ -205,11 +332,10 @@ pub struct Definition {
     pub local: bool,
 }
 
-/// A use of a name: `call`, `method` (a call on a receiver), `type`, `import`,
-/// `import_name`, `implementation`, `constant` (an ALL_CAPS name read).
+/// A use of a name, of a [`RefKind`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reference {
-    pub kind: String,
+    pub kind: RefKind,
     pub name: String,
     /// 1-based line.
     pub line: usize,
@@ -428,24 +554,11 @@ fn symbols_of(c: &Compiled, tree: &Tree, text: &str, halt: &dyn Fn() -> bool) ->
         let Ok(name_text) = name.utf8_text(text.as_bytes()) else {
             continue;
         };
-        if let Some(kind) = label.strip_prefix("definition.") {
-            let start_line = node.start_position().row + 1;
-            // The node's first line, found from its byte offset (not by
-            // counting lines from the top: that is quadratic on large files).
-            let line_start = text[..node.start_byte()].rfind('\n').map_or(0, |i| i + 1);
-            let line_end = text[line_start..]
-                .find('\n')
-                .map_or(text.len(), |i| line_start + i);
-            let signature = text[line_start..line_end].trim().to_string();
-            let def = Definition {
-                kind: kind.to_string(),
-                name: name_text.to_string(),
-                parent: parent.map(str::to_string),
-                start_line,
-                end_line: end_line(node),
-                signature,
-                local: false,
-            };
+        if let Some(kind) = label
+            .strip_prefix("definition.")
+            .and_then(DefKind::from_capture)
+        {
+            let def = definition(kind, name_text, parent, node, text);
             // One definition per node: the earliest pattern in the file wins
             // (e.g. Rust `method` before the generic `function`, a JavaScript
             // arrow-function `const` before the generic constant), whatever
@@ -468,42 +581,79 @@ fn symbols_of(c: &Compiled, tree: &Tree, text: &str, halt: &dyn Fn() -> bool) ->
                 def.parent.is_some(),
             ));
             out.definitions.push(def);
-        } else if let Some(kind) = label.strip_prefix("reference.") {
+        } else if let Some(kind) = label
+            .strip_prefix("reference.")
+            .and_then(RefKind::from_capture)
+        {
             out.references.push(Reference {
                 receiver: receiver_of(name, text),
-                kind: kind.to_string(),
+                kind,
                 name: name_text.to_string(),
                 line: name.start_position().row + 1,
             });
         }
     }
+    nest(&mut out.definitions, &mut ranges);
+    out.references.dedup();
+    drop(matches);
+    (!halted.get()).then_some(out)
+}
+
+/// A definition of `kind` named `name` at `node` (not yet placed in its
+/// parent: see [`nest`]).
+fn definition(
+    kind: DefKind,
+    name: &str,
+    parent: Option<&str>,
+    node: tree_sitter::Node,
+    text: &str,
+) -> Definition {
+    let start_line = node.start_position().row + 1;
+    // The node's first line, found from its byte offset (not by
+    // counting lines from the top: that is quadratic on large files).
+    let line_start = text[..node.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[line_start..]
+        .find('\n')
+        .map_or(text.len(), |i| line_start + i);
+    let signature = text[line_start..line_end].trim().to_string();
+    Definition {
+        kind,
+        name: name.to_string(),
+        parent: parent.map(str::to_string),
+        start_line,
+        end_line: end_line(node),
+        signature,
+        local: false,
+    }
+}
+
+/// Sets each definition's parent and `local`, then sorts them by line.
+/// `ranges`: (start byte, end byte, def index, pattern index, explicit parent).
+fn nest(defs: &mut [Definition], ranges: &mut [(usize, usize, usize, usize, bool)]) {
     // Parent = the one the query named (`@parent`), else the smallest other
     // definition that encloses this one. Definition nodes are syntax-tree
     // nodes, so two ranges nest or are disjoint: sorted by start (outer first),
     // a stack of the open ranges has the innermost encloser on top.
     ranges.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
     let mut open: Vec<(usize, usize)> = Vec::new(); // (end byte, def index)
-    for &(s, e, di, _, named) in &ranges {
+    for &(s, e, di, _, named) in ranges.iter() {
         while open.last().is_some_and(|&(pe, _)| pe < e || pe <= s) {
             open.pop();
         }
         if !named {
-            let parent = open.last().map(|&(_, pi)| out.definitions[pi].name.clone());
-            out.definitions[di].parent = parent;
+            let parent = open.last().map(|&(_, pi)| defs[pi].name.clone());
+            defs[di].parent = parent;
         }
-        out.definitions[di].local = open.last().is_some_and(|&(_, pi)| {
-            matches!(out.definitions[pi].kind.as_str(), "function" | "method")
-        });
+        defs[di].local = open
+            .last()
+            .is_some_and(|&(_, pi)| defs[pi].kind.is_callable());
         open.push((e, di));
     }
-    out.definitions.sort_by(|a, b| {
+    defs.sort_by(|a, b| {
         a.start_line
             .cmp(&b.start_line)
             .then(b.end_line.cmp(&a.end_line))
     });
-    out.references.dedup();
-    drop(matches);
-    (!halted.get()).then_some(out)
 }
 
 #[cfg(test)]
@@ -531,6 +681,21 @@ mod tests {
     fn every_tags_query_compiles() {
         for spec in LANGUAGES {
             let _ = compiled(spec);
+        }
+    }
+
+    #[test]
+    fn every_capture_of_every_query_is_a_known_kind() {
+        // A capture with no kind would be dropped from the symbols silently.
+        for spec in LANGUAGES {
+            for name in compiled(spec).query.capture_names() {
+                let known = match name.split_once('.') {
+                    Some(("definition", k)) => DefKind::from_capture(k).is_some(),
+                    Some(("reference", k)) => RefKind::from_capture(k).is_some(),
+                    _ => matches!(*name, "name" | "parent") || name.starts_with('_'),
+                };
+                assert!(known, "{}: capture @{name} has no kind", spec.id);
+            }
         }
     }
 
@@ -569,7 +734,7 @@ mod tests {
         let src = "import os\nfrom auth.session import Session\n\nMAX = 3\n\nclass Token:\n    TTL = 60\n\n    def expired(self, now):\n        return now > self.TTL + refresh(now)\n";
         let s = symbols(language_of("a.py").unwrap(), src);
         let d = |n: &str| s.definitions.iter().find(|d| d.name == n).unwrap().clone();
-        assert_eq!(d("MAX").kind, "constant");
+        assert_eq!(d("MAX").kind, DefKind::Constant);
         assert_eq!((d("Token").start_line, d("Token").end_line), (6, 10));
         assert_eq!(d("expired").parent.as_deref(), Some("Token"));
         assert_eq!(d("TTL").parent.as_deref(), Some("Token"));
@@ -617,17 +782,17 @@ mod tests {
         let src = "use crate::store::Store;\nconst LIMIT: u32 = 5;\npub struct Cache;\nimpl Cache {\n    pub fn get(&self) -> u32 { lookup(LIMIT) }\n}\n";
         let s = symbols(language_of("src/cache.rs").unwrap(), src);
         let get = s.definitions.iter().find(|d| d.name == "get").unwrap();
-        assert_eq!(get.kind, "method");
+        assert_eq!(get.kind, DefKind::Method);
         assert_eq!(get.parent.as_deref(), Some("Cache"));
-        assert!(s.defines("LIMIT").any(|d| d.kind == "constant"));
+        assert!(s.defines("LIMIT").any(|d| d.kind == DefKind::Constant));
         assert!(s
             .references
             .iter()
-            .any(|r| r.kind == "call" && r.name == "lookup"));
+            .any(|r| r.kind == RefKind::Call && r.name == "lookup"));
         assert!(s
             .references
             .iter()
-            .any(|r| r.kind == "import" && r.name.contains("Store")));
+            .any(|r| r.kind == RefKind::Import && r.name.contains("Store")));
     }
 
     type Def<'a> = (&'a str, &'a str, Option<&'a str>, usize, usize);

@@ -5,12 +5,11 @@
 //! set another on [`crate::engine::EngineOptions::pipeline`] to add a signal
 //! or replace a stage without forking (`examples/custom_signal.rs`).
 
-use crate::corpus::Doc;
 use crate::query::TaskQuery;
-use crate::types::{File, Snippet};
 use std::sync::Arc;
 
 pub use crate::score::{Candidate, Pass, Rerank, ScoreContext, Scored, Scorer, Signal};
+pub use crate::snippets::{PostProcess, Snippets};
 
 /// Query preprocessing: the task text (plus agent keywords and gap symbols
 /// fed back by `refine`) becomes the weighted query every later stage reads.
@@ -46,50 +45,6 @@ impl QueryStage for TaskTerms {
         stop: &dyn Fn() -> bool,
     ) -> TaskQuery {
         TaskQuery::with_feedback(task, keywords, feedback, stop)
-    }
-}
-
-/// Post-processing: the snippets of a file in context, and packing the
-/// answer's files into the token budget.
-pub trait PostProcess: Send + Sync {
-    /// A short name, for `Debug`.
-    fn name(&self) -> &str;
-    /// The snippets of `doc` for the query (lines 1-based, inclusive);
-    /// `defines` are the task identifiers the file defines.
-    fn snippets(
-        &self,
-        doc: &Doc,
-        q: &TaskQuery,
-        defines: &[String],
-        stop: &dyn Fn() -> bool,
-    ) -> Vec<Snippet>;
-    /// Fits `files` (best first) into `budget` tokens (bytes / 4); returns
-    /// (tokens used, `path:start-end` of the snippets left out).
-    fn pack(&self, files: &mut [File], budget: usize) -> (usize, Vec<String>);
-}
-
-/// The default post-processing: [`crate::snippets::snippets`] and
-/// [`crate::snippets::pack`].
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Snippets;
-
-impl PostProcess for Snippets {
-    fn name(&self) -> &str {
-        "snippets"
-    }
-
-    fn snippets(
-        &self,
-        doc: &Doc,
-        q: &TaskQuery,
-        defines: &[String],
-        stop: &dyn Fn() -> bool,
-    ) -> Vec<Snippet> {
-        crate::snippets::snippets(doc, q, defines, stop)
-    }
-
-    fn pack(&self, files: &mut [File], budget: usize) -> (usize, Vec<String>) {
-        crate::snippets::pack(files, budget)
     }
 }
 

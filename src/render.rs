@@ -3,7 +3,9 @@
 //! models that read only text content and for people. A change to the output
 //! format lands here (the structured shape is `crate::types`).
 
-use crate::types::{DispatchOutput, EvaluateOutput, File, RefineOutput, RetrieveOutput, Snippet};
+use crate::types::{
+    DispatchOutput, EvaluateOutput, File, Gap, RefineOutput, RetrieveOutput, Snippet,
+};
 
 /// Longest run of a file's reasons in the text rendering, in bytes (the
 /// structured result keeps them all).
@@ -20,14 +22,17 @@ pub(crate) fn file_line(rank: usize, f: &File) -> String {
         reasons.truncate(cut);
         reasons.push('…');
     }
-    format!(
-        "\n#{} {} [{} {:.2}] {}\n",
-        rank,
-        f.path,
-        f.tier.as_str(),
-        f.relevance,
-        reasons
-    )
+    format!("\n#{} {} {} {}\n", rank, f.path, tier_tag(f), reasons)
+}
+
+/// A file's `[tier relevance]` tag, as every text rendering shows it.
+fn tier_tag(f: &File) -> String {
+    format!("[{} {:.2}]", f.tier.as_str(), f.relevance)
+}
+
+/// A gap's `[kind]` or `[kind, critical]` tag, as every text rendering shows it.
+fn gap_tag(g: &Gap) -> String {
+    format!("[{}{}]", g.kind, if g.critical { ", critical" } else { "" })
 }
 
 /// A snippet in the text rendering: its range and text, or the handle of one
@@ -95,9 +100,8 @@ pub fn render_text(out: &RetrieveOutput) -> String {
         s.push_str("\nGaps:\n");
         for g in &out.gaps {
             s.push_str(&format!(
-                "- [{}{}] {}{}\n",
-                g.kind,
-                if g.critical { ", critical" } else { "" },
+                "- {} {}{}\n",
+                gap_tag(g),
                 g.description,
                 if g.suggested_paths.is_empty() {
                     String::new()
@@ -218,10 +222,9 @@ impl Render for DispatchOutput {
         );
         for c in &out.candidates {
             text.push_str(&format!(
-                "- {} [{} {:.2}] {}\n",
+                "- {} {} {}\n",
                 c.path,
-                c.tier.as_str(),
-                c.relevance,
+                tier_tag(c),
                 c.reasons.join("; ")
             ));
         }
@@ -237,18 +240,12 @@ impl Render for EvaluateOutput {
             out.cycle, out.high_count, out.decision
         );
         for f in &out.evaluations {
-            text.push_str(&format!(
-                "- {} [{} {:.2}]\n",
-                f.path,
-                f.tier.as_str(),
-                f.relevance
-            ));
+            text.push_str(&format!("- {} {}\n", f.path, tier_tag(f)));
         }
         for g in &out.gaps {
             text.push_str(&format!(
-                "gap [{}{}] {} {}\n",
-                g.kind,
-                if g.critical { ", critical" } else { "" },
+                "gap {} {} {}\n",
+                gap_tag(g),
                 g.description,
                 g.suggested_paths.join(", ")
             ));

@@ -7,6 +7,7 @@
 //! measures the lines [`crate::render`] writes.
 
 use crate::corpus::Doc;
+use crate::lang::DefKind;
 use crate::query::query_hits;
 use crate::query::TaskQuery;
 use crate::render::{file_line, snippet_lines};
@@ -84,7 +85,7 @@ pub fn snippets(
     let defs: Vec<&crate::lang::Definition> = syms
         .definitions
         .iter()
-        .filter(|d| d.kind != "module" && d.kind != "impl")
+        .filter(|d| d.kind != DefKind::Module && d.kind != DefKind::Impl)
         .filter(|d| d.start_line > 0 && d.start_line <= d.end_line.min(lines.len()))
         .collect();
     // A definition's own evidence leaves out its nested definitions' lines:
@@ -162,7 +163,7 @@ pub fn snippets(
         let enclosing = syms
             .definitions
             .iter()
-            .filter(|d| d.kind != "module" && d.start_line < s && e <= d.end_line)
+            .filter(|d| d.kind != DefKind::Module && d.start_line < s && e <= d.end_line)
             .max_by_key(|d| d.start_line);
         if let Some(p) = enclosing {
             let line = p.start_line;
@@ -533,6 +534,49 @@ pub fn pack(files: &mut [File], budget: usize) -> (usize, Vec<String>) {
         }
     }
     (used, dropped)
+}
+
+/// Post-processing: the snippets of a file in context, and packing the
+/// answer's files into the token budget.
+pub trait PostProcess: Send + Sync {
+    /// A short name, for `Debug`.
+    fn name(&self) -> &str;
+    /// The snippets of `doc` for the query (lines 1-based, inclusive);
+    /// `defines` are the task identifiers the file defines.
+    fn snippets(
+        &self,
+        doc: &Doc,
+        q: &TaskQuery,
+        defines: &[String],
+        stop: &dyn Fn() -> bool,
+    ) -> Vec<Snippet>;
+    /// Fits `files` (best first) into `budget` tokens (bytes / 4); returns
+    /// (tokens used, `path:start-end` of the snippets left out).
+    fn pack(&self, files: &mut [File], budget: usize) -> (usize, Vec<String>);
+}
+
+/// The default post-processing: [`snippets`] and [`pack`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Snippets;
+
+impl PostProcess for Snippets {
+    fn name(&self) -> &str {
+        "snippets"
+    }
+
+    fn snippets(
+        &self,
+        doc: &Doc,
+        q: &TaskQuery,
+        defines: &[String],
+        stop: &dyn Fn() -> bool,
+    ) -> Vec<Snippet> {
+        snippets(doc, q, defines, stop)
+    }
+
+    fn pack(&self, files: &mut [File], budget: usize) -> (usize, Vec<String>) {
+        pack(files, budget)
+    }
 }
 
 #[cfg(test)]

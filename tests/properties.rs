@@ -8,6 +8,7 @@
 //!   it answers, or returns an error that says what was wrong.
 
 use ctxloop::engine::{Engine, EngineOptions};
+use ctxloop::score::Evidence;
 use ctxloop::test_support::{score, Candidate, Doc, Focus, Scored, TaskQuery, Weights};
 use ctxloop::tools::dispatch::DispatchParams;
 use ctxloop::tools::evaluate::{EvaluateParams, Judgment};
@@ -139,7 +140,7 @@ proptest! {
     #[test]
     fn the_same_input_gives_the_same_ranking(files in corpus(), task in task()) {
         let key = |v: Vec<Scored>| -> Vec<(usize, f64, Vec<String>)> {
-            v.into_iter().map(|s| (s.idx, s.relevance, s.reasons)).collect()
+            v.into_iter().map(|s| (s.idx, s.relevance, Evidence::texts(&s.evidence))).collect()
         };
         prop_assert_eq!(key(rank(&files, &task)), key(rank(&files, &task)));
     }

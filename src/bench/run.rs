@@ -2,12 +2,12 @@
 
 use super::args::BenchArgs;
 use super::bm25::{Bm25Files, Bm25Index};
-use super::edits::gold_edit;
+use super::edits::{gold_edit, EditLines, GoldEdit};
 use super::judge::run_judged;
 use super::report::Report;
 use super::repos::resolve_repos;
 use super::results::{Cutoffs, Skipped, TaskResult, TreeInfo};
-use super::systems::{existing_files, run_bm25, run_engine, System};
+use super::systems::{existing_files, run_bm25, run_engine, System, SystemRun};
 use super::tasks::{load_tasks, select_tasks, Task};
 use super::trees::Trees;
 use crate::engine::{Engine, EngineOptions};
@@ -365,8 +365,31 @@ impl<'a> Driver<'a> {
                 gold_not_in_tree.join(", ")
             ));
         }
-        // Ground truth for edit recall, from the repository (never the engine's input).
-        let gold_edit = match gold_edit(task, ctx.git_dir, tree) {
+        let gold_edit = self.gold_edit_or_warn(task, ctx);
+        let runs = self.run_systems(task, ctx, gold_edit.as_ref().map(|e| &e.lines));
+        let gold_ranks = gold_ranks(task, &runs);
+        self.results.push((
+            i,
+            TaskResult {
+                instance_id: task.instance_id.clone(),
+                repo: task.repo.clone(),
+                base_commit: task.base_commit.clone(),
+                mentions_gold_file: task.mentions_gold_file,
+                language: task.language_group(),
+                gold_files: task.gold_files.clone(),
+                gold_edit,
+                gold_not_in_tree,
+                gold_ranks,
+                runs,
+            },
+        ));
+        self.tick();
+    }
+
+    /// Ground truth for edit recall, from the repository (never the engine's
+    /// input); `None`, with a warning, when it cannot be had.
+    fn gold_edit_or_warn(&self, task: &Task, ctx: &TreeRun) -> Option<GoldEdit> {
+        match gold_edit(task, ctx.git_dir, ctx.tree) {
             Ok(e) => e,
             Err(e) => {
                 self.warn(format!(
@@ -375,8 +398,17 @@ impl<'a> Driver<'a> {
                 ));
                 None
             }
-        };
-        let edit_lines = gold_edit.as_ref().map(|e| &e.lines);
+        }
+    }
+
+    /// Each system's run of `task` on the tree, by label.
+    fn run_systems(
+        &self,
+        task: &Task,
+        ctx: &TreeRun,
+        edit_lines: Option<&EditLines>,
+    ) -> BTreeMap<String, SystemRun> {
+        let tree = ctx.tree;
         let mut runs = BTreeMap::new();
         for system in self.systems {
             let run = match system {
@@ -422,35 +454,26 @@ impl<'a> Driver<'a> {
             }
             runs.insert(system.label(), run);
         }
-        let gold_ranks = runs
-            .iter()
-            .map(|(label, run)| {
-                let by_file = task
-                    .gold_files
-                    .iter()
-                    .cloned()
-                    .zip(run.ranks.iter().copied())
-                    .collect();
-                (label.clone(), by_file)
-            })
-            .collect();
-        self.results.push((
-            i,
-            TaskResult {
-                instance_id: task.instance_id.clone(),
-                repo: task.repo.clone(),
-                base_commit: task.base_commit.clone(),
-                mentions_gold_file: task.mentions_gold_file,
-                language: task.language_group(),
-                gold_files: task.gold_files.clone(),
-                gold_edit,
-                gold_not_in_tree,
-                gold_ranks,
-                runs,
-            },
-        ));
-        self.tick();
+        runs
     }
+}
+
+/// Each system's rank of each gold file (by label, then gold path).
+fn gold_ranks(
+    task: &Task,
+    runs: &BTreeMap<String, SystemRun>,
+) -> BTreeMap<String, BTreeMap<String, Option<usize>>> {
+    runs.iter()
+        .map(|(label, run)| {
+            let by_file = task
+                .gold_files
+                .iter()
+                .cloned()
+                .zip(run.ranks.iter().copied())
+                .collect();
+            (label.clone(), by_file)
+        })
+        .collect()
 }
 
 /// One tree's inputs to its tasks.

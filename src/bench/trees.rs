@@ -223,25 +223,34 @@ fn extract(git_dir: &Path, commit: &str, exclude: &[String], into: &Path) -> Res
 mod tests {
     use super::*;
 
-    #[test]
-    fn trees_are_materialized_once_and_atomically() {
-        let git_ok = Command::new("git")
+    /// Whether git runs here (the tests that need it pass without it).
+    fn git_works() -> bool {
+        Command::new("git")
             .arg("--version")
             .output()
-            .is_ok_and(|o| o.status.success());
-        if !git_ok {
+            .is_ok_and(|o| o.status.success())
+    }
+
+    /// A repository at `work` with all its files committed once; the commit.
+    fn commit_all(work: &Path) -> String {
+        // Not the caller's repository, even when run from a git hook.
+        let git = |args: &[&str]| crate::engine::scratch_git(work, args).unwrap();
+        git(&["init", "-q"]);
+        git(&["add", "."]);
+        git(&["commit", "-q", "-m", "init"]);
+        git(&["rev-parse", "HEAD"])
+    }
+
+    #[test]
+    fn trees_are_materialized_once_and_atomically() {
+        if !git_works() {
             return;
         }
         let dir = tempfile::tempdir().unwrap();
         let work = dir.path().join("work");
         std::fs::create_dir_all(work.join("pkg")).unwrap();
         std::fs::write(work.join("pkg/mod.py"), "x = 1\n").unwrap();
-        // Not the caller's repository, even when run from a git hook.
-        let git = |args: &[&str]| crate::engine::scratch_git(&work, args).unwrap();
-        git(&["init", "-q"]);
-        git(&["add", "."]);
-        git(&["commit", "-q", "-m", "init"]);
-        let commit = git(&["rev-parse", "HEAD"]);
+        let commit = commit_all(&work);
         let trees = Trees {
             root: dir.path().join("trees"),
         };
@@ -274,11 +283,7 @@ mod tests {
 
     #[test]
     fn a_missing_blob_is_left_out_and_named_instead_of_failing_the_tree() {
-        let git_ok = Command::new("git")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !git_ok {
+        if !git_works() {
             return;
         }
         let dir = tempfile::tempdir().unwrap();
@@ -288,10 +293,7 @@ mod tests {
         std::fs::write(work.join("data/huge one.bin"), "large\n").unwrap();
         std::fs::write(work.join("data/big.json"), "{}\n").unwrap();
         let git = |args: &[&str]| crate::engine::scratch_git(&work, args).unwrap();
-        git(&["init", "-q"]);
-        git(&["add", "."]);
-        git(&["commit", "-q", "-m", "init"]);
-        let commit = git(&["rev-parse", "HEAD"]);
+        let commit = commit_all(&work);
         // Remove two blobs, as a snapshot without large files lacks them.
         for path in ["data/huge one.bin", "data/big.json"] {
             let blob = git(&["rev-parse", &format!("HEAD:{path}")]);

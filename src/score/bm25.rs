@@ -8,7 +8,7 @@
 //! `bm25 = Σ w_t · idf · tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))`.
 
 use super::stage::{Pass, ScoreContext};
-use super::{Candidate, Scored, Weights};
+use super::{Candidate, Evidence, Scored, Weights};
 use crate::corpus::{term_counts, Doc};
 use crate::query::TaskQuery;
 use rayon::prelude::*;
@@ -65,9 +65,9 @@ pub fn idf(n: f64, df: f64) -> f64 {
 }
 
 /// The lexical evidence of candidate `idx`: (BM25 of the body, path and
-/// file-name match). With `why`, its reasons are written too (for the files
+/// file-name match). With `why`, its evidence is written too (for the files
 /// shown only).
-pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<String>>) -> (f64, f64) {
+pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) -> (f64, f64) {
     let (q, w, st) = (ctx.query, ctx.weights, &ctx.stats);
     let doc = ctx.cands[idx].doc;
     let norm = w.k1 * (1.0 - w.b + w.b * doc.text.len() as f64 / st.avgdl.max(1.0));
@@ -90,11 +90,15 @@ pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<String>>) ->
     if let Some(why) = why {
         hits.sort_by(|a, b| b.0.total_cmp(&a.0));
         if !hits.is_empty() {
-            let top: Vec<&str> = hits.iter().take(6).map(|h| h.1).collect();
-            why.push(format!("BM25 {bm25:.1}: matches {}", top.join(", ")));
+            why.push(Evidence::Bm25 {
+                score: bm25,
+                terms: hits.iter().take(6).map(|h| h.1.to_string()).collect(),
+            });
         }
         if !path_hits.is_empty() {
-            why.push(format!("path matches {}", path_hits.join(", ")));
+            why.push(Evidence::PathMatch(
+                path_hits.iter().map(|t| t.to_string()).collect(),
+            ));
         }
     }
     (bm25, path)

@@ -1,7 +1,7 @@
 //! The definition pass: files that define a task identifier.
 
 use super::stage::{Pass, ScoreContext};
-use super::{Candidate, Scored, Weights};
+use super::{Candidate, Evidence, Scored, Weights};
 use crate::lang::Symbols;
 use crate::query::{term_hash, TaskQuery};
 use rayon::prelude::*;
@@ -81,18 +81,19 @@ pub(super) fn definition_pass(
             // A top-level definition says more than a method of the same name.
             if let Some(d) = syms.defines(id).min_by_key(|d| d.parent.is_some()) {
                 let count = ndef.get(id).copied().unwrap_or(1) as f64;
-                let kind = if d.parent.is_some() && matches!(d.kind.as_str(), "function" | "method")
-                {
+                let kind = if d.parent.is_some() && d.kind.is_callable() {
                     w.method_definition
                 } else {
                     1.0
                 };
                 bonus += kind * weight * (1.0 + n / count).ln() * w.definition / (1.0 + count.ln());
                 s.defines.push(id.to_string());
-                s.reasons.push(format!(
-                    "defines {} `{}` (lines {}-{})",
-                    d.kind, id, d.start_line, d.end_line
-                ));
+                s.evidence.push(Evidence::Defines {
+                    kind: d.kind,
+                    name: id.to_string(),
+                    start_line: d.start_line,
+                    end_line: d.end_line,
+                });
             }
         }
         s.raw += bonus;

@@ -2,7 +2,7 @@
 //! cycle focuses on.
 
 use super::stage::{Pass, ScoreContext};
-use super::{Candidate, Focus, Named, Scored, Weights};
+use super::{Candidate, Evidence, Focus, Named, Scored, Weights};
 use crate::query::TaskQuery;
 use std::collections::HashMap;
 
@@ -22,7 +22,7 @@ pub(super) fn explicit_pass(
             continue;
         }
         let mut add = 0.0;
-        let mut reasons = Vec::new();
+        let mut evidence = Vec::new();
         let mut named = None;
         if let Some(p) = q.paths.iter().find(|p| ends_with_path(c.rel, p)) {
             add += w.explicit * best;
@@ -32,7 +32,7 @@ pub(super) fn explicit_pass(
             named = Some(Named::Module(m.clone()));
         }
         if let Some(n) = &named {
-            reasons.push(n.reason());
+            evidence.push(Evidence::Named(n.clone()));
         }
         for (key, boost, why) in &focus.boosts {
             let hit = if key.ends_with('/') {
@@ -42,12 +42,12 @@ pub(super) fn explicit_pass(
             };
             if hit {
                 add += boost * best;
-                reasons.push(why.clone());
+                evidence.push(Evidence::Focus(why.clone()));
             }
         }
         let floor = focus.floors.iter().find(|(p, _, _)| p == c.rel);
         if let Some((_, _, why)) = floor {
-            reasons.push(why.clone());
+            evidence.push(Evidence::Focus(why.clone()));
         }
         if add > 0.0 || floor.is_some() {
             let pos = *by_idx.entry(idx).or_insert_with(|| {
@@ -55,7 +55,7 @@ pub(super) fn explicit_pass(
                 scored.len() - 1
             });
             scored[pos].raw += add;
-            scored[pos].reasons.extend(reasons);
+            scored[pos].evidence.extend(evidence);
             if named.is_some() {
                 scored[pos].named = named;
             }

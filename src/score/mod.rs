@@ -11,6 +11,7 @@
 pub mod bm25;
 mod calibrate;
 mod definitions;
+mod evidence;
 mod explicit;
 mod neighbours;
 mod priors;
@@ -19,6 +20,7 @@ mod weights;
 
 pub use calibrate::Calibrate;
 pub use definitions::Definitions;
+pub use evidence::Evidence;
 pub use explicit::Explicit;
 pub use neighbours::Neighbours;
 pub use priors::{is_test_path, Priors};
@@ -53,8 +55,8 @@ pub struct Scored {
     /// Calibrated relevance in [0, 1].
     pub relevance: f64,
     /// Why, in the order the evidence was weighed (the first [`EXPLAINED`]
-    /// files only).
-    pub reasons: Vec<String>,
+    /// files only); the answer's reasons are its text.
+    pub evidence: Vec<Evidence>,
     /// Task identifiers this file defines.
     pub defines: Vec<String>,
     /// The BM25 part of `raw` (after priors).
@@ -129,7 +131,7 @@ impl Scored {
             idx,
             raw: 0.0,
             relevance: 0.0,
-            reasons: Vec::new(),
+            evidence: Vec::new(),
             defines: Vec::new(),
             lexical: 0.0,
             neighbour: false,
@@ -147,14 +149,16 @@ fn explain(ctx: &ScoreContext, scored: &mut [Scored]) {
     for s in scored.iter_mut().take(EXPLAINED) {
         let mut why = Vec::new();
         bm25::lexical(ctx, s.idx, Some(&mut why));
-        let defs = s.defines.len().min(s.reasons.len());
-        why.extend(s.reasons.drain(..defs));
+        let (defines, rest): (Vec<Evidence>, Vec<Evidence>) = std::mem::take(&mut s.evidence)
+            .into_iter()
+            .partition(|e| matches!(e, Evidence::Defines { .. }));
+        why.extend(defines);
         if s.prior_applied {
-            let prior = prior(&ctx.cands[s.idx], ctx.weights);
-            why.push(format!("{} (x{:.2})", prior.1, prior.0));
+            let (factor, label) = prior(&ctx.cands[s.idx], ctx.weights);
+            why.push(Evidence::Prior { label, factor });
         }
-        why.append(&mut s.reasons);
-        s.reasons = why;
+        why.extend(rest);
+        s.evidence = why;
     }
 }
 
@@ -208,11 +212,10 @@ mod tests {
             .expect("the named file is scored");
         assert_eq!(ledger.named, Some(Named::File("billing/ledger.py".into())));
         assert!(
-            ledger
-                .reasons
+            Evidence::texts(&ledger.evidence)
                 .contains(&"task names the file `billing/ledger.py`".to_string()),
             "{:?}",
-            ledger.reasons
+            ledger.evidence
         );
         let token = scored
             .iter()

@@ -2,9 +2,9 @@
 //! best few files.
 
 use super::stage::{Pass, ScoreContext};
-use super::{Candidate, Scored, Weights};
+use super::{Candidate, Evidence, Scored, Weights};
 use crate::corpus::{holders_many, Doc};
-use crate::lang::Symbols;
+use crate::lang::{DefKind, RefKind, Symbols};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -32,7 +32,7 @@ pub(super) fn neighbour_pass(
         let Some(syms) = parsed.get(&s.idx) else {
             continue;
         };
-        let mut best: Option<(f64, String)> = None;
+        let mut best: Option<(f64, Evidence)> = None;
         for (src, raw, defs, uses) in &sources {
             if *src == s.idx {
                 continue;
@@ -58,14 +58,17 @@ pub(super) fn neighbour_pass(
             let boost = w.neighbour * raw * strength;
             if boost > best.as_ref().map_or(0.0, |b| b.0) {
                 let src_path = cands[*src].rel;
-                let why = link_reason(&used, src_path);
+                let why = Evidence::Neighbour {
+                    from: src_path.to_string(),
+                    uses: used.iter().map(|u| u.to_string()).collect(),
+                };
                 best = Some((boost, why));
             }
         }
         if let Some((boost, why)) = best {
             s.raw += boost;
             s.neighbour = true;
-            s.reasons.push(why);
+            s.evidence.push(why);
         }
     }
 }
@@ -105,13 +108,13 @@ fn sources<'a>(
             let defs = syms
                 .definitions
                 .iter()
-                .filter(|d| d.kind != "impl" && d.name.len() >= 3)
+                .filter(|d| d.kind != DefKind::Impl && d.name.len() >= 3)
                 .map(|d| d.name.as_str())
                 .collect();
             let uses = syms
                 .references
                 .iter()
-                .filter(|r| r.kind != "method" && r.name.len() >= 3)
+                .filter(|r| r.kind != RefKind::Method && r.name.len() >= 3)
                 .map(|r| r.name.as_str())
                 .collect();
             Some((s.idx, s.raw, defs, uses))
@@ -172,21 +175,4 @@ fn rarity<'a>(
         .zip(held)
         .map(|(n, h)| (n, h.len() <= cap))
         .collect()
-}
-
-/// The reason a neighbour shows: what it uses from its source, or that it
-/// defines what the source uses.
-fn link_reason(used: &[&str], src_path: &str) -> String {
-    if used.is_empty() {
-        format!("defines what {src_path} uses")
-    } else {
-        format!(
-            "uses {} from {src_path}",
-            used.iter()
-                .take(3)
-                .map(|u| format!("`{u}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    }
 }

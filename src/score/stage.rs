@@ -11,7 +11,7 @@ use super::definitions::Definitions;
 use super::explicit::Explicit;
 use super::neighbours::Neighbours;
 use super::priors::Priors;
-use super::{explain, Candidate, Focus, Scored, Weights};
+use super::{explain, Candidate, Evidence, Focus, Scored, Weights};
 use crate::lang::Symbols;
 use crate::query::TaskQuery;
 use std::collections::HashMap;
@@ -49,7 +49,7 @@ impl ScoreContext<'_> {
 }
 
 /// One scoring pass: adds evidence to the scored files (raising or lowering
-/// `raw`, pushing reasons), or adds files. `scored` is best raw score first
+/// `raw`, pushing [`Evidence`]), or adds files. `scored` is best raw score first
 /// when a pass starts, except after a pass that only appends.
 pub trait Pass: Send + Sync {
     /// A short name, for logs and `Debug`.
@@ -94,9 +94,10 @@ impl Pass for SignalPass {
                 scored.len() - 1
             });
             scored[pos].raw += share * best;
-            scored[pos]
-                .reasons
-                .push(format!("{} ({share:+.2} of the best score)", self.0.name()));
+            scored[pos].evidence.push(Evidence::Signal {
+                name: self.0.name().to_string(),
+                share,
+            });
         }
     }
 }

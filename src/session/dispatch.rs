@@ -4,7 +4,7 @@
 use super::{extend, Session};
 use crate::corpus::{Corpus, Doc, Loaded, Skip};
 use crate::error::Result;
-use crate::score::{self, Candidate};
+use crate::score::{self, Candidate, Evidence};
 use crate::types::*;
 use crate::walk::{walk_with, DependencyDirs, Filter};
 use std::sync::Arc;
@@ -273,7 +273,7 @@ impl Session {
                 continue;
             }
             kept.relevance = relevance;
-            kept.reasons.insert(0, l.reason.clone());
+            kept.evidence.insert(0, Evidence::Link(l.reason.clone()));
             raised.push(l.path);
         }
         raised
@@ -324,14 +324,14 @@ impl Session {
             let linked_now = linked.contains(&path);
             if !kept.judged && (self.cycle == 1 || !known || floored) && relevance > kept.relevance
             {
-                let link = kept.reasons.first().filter(|_| linked_now).cloned();
+                let link = kept.evidence.first().filter(|_| linked_now).cloned();
                 kept.relevance = relevance;
-                kept.reasons = link.into_iter().chain(s.reasons.iter().cloned()).collect();
+                kept.evidence = link.into_iter().chain(s.evidence.iter().cloned()).collect();
                 kept.defines = s.defines.clone();
             } else if linked_now && !kept.judged {
-                for r in &s.reasons {
-                    if !kept.reasons.contains(r) {
-                        kept.reasons.push(r.clone());
+                for e in &s.evidence {
+                    if !kept.evidence.contains(e) {
+                        kept.evidence.push(e.clone());
                     }
                 }
                 if kept.defines.is_empty() {
@@ -349,7 +349,7 @@ impl Session {
                     path,
                     relevance: kept.relevance,
                     tier: Tier::of(kept.relevance, self.config.high_threshold),
-                    reasons: kept.reasons.clone(),
+                    reasons: Evidence::texts(&kept.evidence),
                     snippets: Vec::new(),
                 });
             }
@@ -367,7 +367,7 @@ impl Session {
                 path: path.clone(),
                 relevance: kept.relevance,
                 tier: Tier::of(kept.relevance, self.config.high_threshold),
-                reasons: kept.reasons.clone(),
+                reasons: Evidence::texts(&kept.evidence),
                 snippets: Vec::new(),
             });
         }

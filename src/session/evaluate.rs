@@ -5,6 +5,7 @@ use super::{links, Kept, Session};
 use crate::error::{Error, Result};
 use crate::gaps::{self, InContext};
 use crate::request::ValidJudgment;
+use crate::score::Evidence;
 use crate::snippets;
 use crate::types::*;
 use rayon::prelude::*;
@@ -124,8 +125,7 @@ impl Session {
             let kept = self.files.entry(path.clone()).or_default();
             kept.relevance = j.relevance;
             kept.judged = true;
-            kept.reasons
-                .push(format!("agent judged {:.2}", j.relevance));
+            kept.evidence.push(Evidence::Judged(j.relevance));
             if !self.candidates.contains(&path) {
                 self.candidates.push(path.clone());
             }
@@ -230,7 +230,7 @@ impl Session {
                 path: p.clone(),
                 relevance: k.relevance,
                 tier: Tier::of(k.relevance, threshold),
-                reasons: k.reasons.clone(),
+                reasons: Evidence::texts(&k.evidence),
                 snippets: self.snippets.get(p).cloned().unwrap_or_default(),
             })
             .collect();

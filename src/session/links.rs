@@ -18,6 +18,7 @@
 //! fourth kind (see [`co_changed`]); it is not built here.
 
 use crate::corpus::{holders_many, Doc};
+use crate::lang::{DefKind, RefKind};
 use crate::score::is_test_path;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -89,7 +90,7 @@ pub(super) fn linked(
             .iter()
             .filter(|d| {
                 !d.local
-                    && d.kind != "impl"
+                    && d.kind != DefKind::Impl
                     && d.name.len() >= MIN_NAME_LEN
                     && !(d.name.starts_with("__") && d.name.ends_with("__"))
             })
@@ -104,8 +105,12 @@ pub(super) fn linked(
             .iter()
             .filter(|r| {
                 matches!(
-                    r.kind.as_str(),
-                    "call" | "type" | "import_name" | "constant" | "implementation"
+                    r.kind,
+                    RefKind::Call
+                        | RefKind::Type
+                        | RefKind::ImportName
+                        | RefKind::Constant
+                        | RefKind::Implementation
                 ) && r.name.len() >= MIN_NAME_LEN
                     && !own.contains(r.name.as_str())
             })

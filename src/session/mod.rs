@@ -23,7 +23,7 @@ use crate::limits::Limits;
 use crate::pipeline::Pipeline;
 use crate::query::TaskQuery;
 use crate::root::root_info;
-use crate::score::{Focus, Weights};
+use crate::score::{Evidence, Focus, Weights};
 use crate::types::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -32,7 +32,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone, Default)]
 struct Kept {
     relevance: f64,
-    reasons: Vec<String>,
+    /// The evidence for it; the answer shows its text as `reasons`.
+    evidence: Vec<Evidence>,
     defines: Vec<String>,
     /// Set when the agent judged this file: its value wins.
     judged: bool,
@@ -227,7 +228,7 @@ impl Session {
                 File {
                     tier: Tier::of(k.relevance, threshold),
                     relevance: k.relevance,
-                    reasons: k.reasons,
+                    reasons: Evidence::texts(&k.evidence),
                     snippets,
                     path: p,
                 }
