@@ -30,6 +30,7 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
 
@@ -42,6 +43,15 @@ const MINIFIED_MEAN_LINE: usize = 300;
 /// statistics). Past it, only the files of the latest call are kept, so memory
 /// is bounded by the largest tree searched, not by the number of trees or calls.
 const MAX_CACHED_BYTES: usize = 768 * 1024 * 1024;
+
+/// Bytes of file text one [`Corpus::load`] keeps in memory at most. When
+/// the files to read are larger than this in all, only the texts of files
+/// holding a wanted term are kept, in the order read, up to this many bytes;
+/// the other files keep their term counts and are read again (the same
+/// version only) when a later step needs their text. On the Linux kernel
+/// (903 MiB of text; 485 MiB in files holding a term of a typical task) this
+/// bounds a cold call's peak memory; a smaller tree keeps every text.
+const MAX_KEPT_TEXT_BYTES: usize = 256 * 1024 * 1024;
 
 /// Why a file was not indexed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,8 +74,14 @@ pub struct Doc {
     /// Unique for the life of the process (never reused, unlike an address):
     /// what cached lookups over a set of documents are keyed by.
     id: u64,
-    /// The file's text; its size in bytes is BM25's document length.
-    pub text: String,
+    /// The file's text, when kept (see [`Corpus::load`]): else it is read
+    /// again from `source` when a step needs it.
+    text: OnceLock<String>,
+    /// Bytes of the text: BM25's document length.
+    len: usize,
+    /// Where a text that was not kept is read again from, and the version
+    /// (size, mtime, ctime, inode) it must still be.
+    source: Option<Box<Source>>,
     /// (term hash, count) of every term, sorted by hash; built on first need.
     terms: OnceLock<Vec<(u64, u32)>>,
     /// (term hash, count) of the terms scanned for so far (zeros included),
@@ -84,16 +100,9 @@ pub struct Doc {
 }
 
 impl Doc {
-    /// Indexes `text`: its length and, when `wanted` is given, the counts of
-    /// those terms (memoised).
-    fn new(rel: &str, text: String, wanted: Option<(&TermSet, &[(u64, &str)])>) -> Doc {
-        let mut memo: Vec<(u64, u32)> = wanted.map_or_else(Vec::new, |(set, terms)| {
-            terms
-                .iter()
-                .map(|(h, _)| *h)
-                .zip(set.count(&text))
-                .collect()
-        });
+    /// Indexes `text`: its length, with `memo` the counts of some terms
+    /// already known. The text is kept unless `source` is given.
+    fn new(rel: &str, text: String, mut memo: Vec<(u64, u32)>, source: Option<Source>) -> Doc {
         memo.sort_unstable_by_key(|&(h, _)| h);
         memo.dedup_by_key(|&mut (h, _)| h);
         let mut path_terms = Vec::new();
@@ -108,7 +117,12 @@ impl Doc {
         Doc {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             language: lang::language_of(rel),
-            text,
+            len: text.len(),
+            text: match source {
+                Some(_) => OnceLock::new(),
+                None => OnceLock::from(text),
+            },
+            source: source.map(Box::new),
             terms: OnceLock::new(),
             memo: Mutex::new(memo),
             path_terms,
@@ -120,14 +134,57 @@ impl Doc {
     /// A document built from text in memory (for tests and benchmarks).
     #[cfg(any(test, feature = "test-support"))]
     pub fn for_test(rel: &str, text: &str) -> Doc {
-        Doc::new(rel, text.to_string(), None)
+        Doc::new(rel, text.to_string(), Vec::new(), None)
+    }
+
+    /// Bytes of the text (BM25's document length).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True for an empty file.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The file's text, read again (and kept from then on) if it was not
+    /// kept: for the few files a step parses or quotes. Empty when the file
+    /// changed since it was indexed (a new version: the next call reads it)
+    /// or can no longer be read.
+    pub fn text(&self) -> &str {
+        self.text.get_or_init(|| self.reread())
+    }
+
+    /// Runs `f` on the text: the kept one, else the file read again for
+    /// this call only (scans over many files do not keep what they read).
+    fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        match self.text.get() {
+            Some(t) => f(t),
+            None => f(&self.reread()),
+        }
+    }
+
+    /// The text of a file whose text was not kept, read again through the
+    /// same checks as the first read; empty unless the file is still the
+    /// version indexed (same size, mtime, ctime and inode).
+    fn reread(&self) -> String {
+        let Some(src) = &self.source else {
+            return String::new();
+        };
+        match read_text(&src.abs, &src.rel, Some(&src.key)) {
+            Ok(t) if t.len() == self.len => t,
+            _ => {
+                tracing::debug!(path = %src.rel, "file changed since it was indexed: not read again");
+                String::new()
+            }
+        }
     }
 
     /// Every term of the body with its count, sorted by hash (tokenized on first use).
     pub fn terms(&self) -> &[(u64, u32)] {
         self.terms.get_or_init(|| {
             let mut counts: rustc_hash::FxHashMap<u64, u32> = Default::default();
-            for_each_term_hash(&self.text, |h| *counts.entry(h).or_insert(0) += 1);
+            self.with_text(|t| for_each_term_hash(t, |h| *counts.entry(h).or_insert(0) += 1));
             let mut terms: Vec<(u64, u32)> = counts.into_iter().collect();
             terms.sort_unstable();
             terms
@@ -166,7 +223,7 @@ impl Doc {
         }
         let s = Arc::new(
             self.language
-                .map(|l| lang::symbols_until(l, &self.text, stop))
+                .map(|l| lang::symbols_until(l, self.text(), stop))
                 .unwrap_or_default(),
         );
         if s.capped != Some(lang::Cap::Stopped) {
@@ -188,7 +245,7 @@ impl Doc {
         if slot.is_some() {
             return true;
         }
-        let s = lang::symbols_until(language, &self.text, stop);
+        let s = lang::symbols_until(language, self.text(), stop);
         let kept = s.capped.is_none();
         if kept {
             *slot = Some(Arc::new(s));
@@ -204,7 +261,8 @@ impl Doc {
 
     /// Approximate heap bytes held (text and term statistics; symbols not counted).
     pub fn heap_bytes(&self) -> usize {
-        self.text.len()
+        self.text.get().map_or(0, String::len)
+            + self.source.as_ref().map_or(0, |s| 96 + s.rel.len() * 2)
             + self.memo.lock().map_or(0, |m| m.capacity() * 16)
             + self.terms.get().map_or(0, |t| t.len() * 16)
             + (self.path_terms.len() + self.stem_terms.len()) * 8
@@ -226,9 +284,19 @@ fn key(e: &Entry) -> Key {
 type Cached = (Key, Result<Arc<Doc>, Skip>);
 
 /// Process-wide cache of file versions.
-#[derive(Default)]
 pub struct Corpus {
     cache: Mutex<Cache>,
+    /// Bytes of text one load keeps ([`MAX_KEPT_TEXT_BYTES`]; less in tests).
+    keep_text_bytes: usize,
+}
+
+impl Default for Corpus {
+    fn default() -> Corpus {
+        Corpus {
+            cache: Mutex::default(),
+            keep_text_bytes: MAX_KEPT_TEXT_BYTES,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -260,6 +328,7 @@ impl Corpus {
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Vec<Loaded> {
         let set = TermSet::new(wanted);
+        let keep = AtomicUsize::new(self.keep_text_bytes);
         let cached: Vec<Option<Result<Arc<Doc>, Skip>>> = {
             let cache = self.cache.lock().expect("corpus cache poisoned");
             entries
@@ -273,6 +342,13 @@ impl Corpus {
                 })
                 .collect()
         };
+        let to_read: u64 = entries
+            .iter()
+            .zip(&cached)
+            .filter(|(e, hit)| hit.is_none() && e.size <= MAX_FILE_BYTES)
+            .map(|(e, _)| e.size)
+            .sum();
+        let keep_all = wanted.is_empty() || to_read <= self.keep_text_bytes as u64;
         let loaded: Vec<Loaded> = entries
             .into_par_iter()
             .zip(cached.into_par_iter())
@@ -280,7 +356,7 @@ impl Corpus {
                 let doc = match hit {
                     Some(doc) => doc,
                     None if stop() => Err(Skip::NotRead),
-                    None => read_doc(&entry, (&set, wanted)),
+                    None => read_doc(&entry, (&set, wanted), keep_all, &keep),
                 };
                 Loaded { entry, doc }
             })
@@ -411,14 +487,14 @@ impl Doc {
             scan.idx
                 .iter()
                 .copied()
-                .zip(scan.set.count(&self.text))
+                .zip(self.with_text(|t| scan.set.count(t)))
                 .collect()
         } else {
             let sub: Vec<(u64, &str)> = missing.iter().map(|&i| terms[i]).collect();
             missing
                 .iter()
                 .copied()
-                .zip(TermSet::new(&sub).count(&self.text))
+                .zip(self.with_text(|t| TermSet::new(&sub).count(t)))
                 .collect()
         };
         let mut memo = self.memo.lock().expect("term memo poisoned");
@@ -638,8 +714,8 @@ fn names_held(docs: &[&Doc], in_group: &[usize], terms: &[(u64, &str)]) -> Vec<V
                 .filter(|(_, (h, _))| full.binary_search_by_key(h, |&(t, _)| t).is_ok())
                 .map(|(k, _)| k as u8)
                 .collect(),
-            None => set
-                .count(&docs[i].text)
+            None => docs[i]
+                .with_text(|t| set.count(t))
                 .iter()
                 .enumerate()
                 .filter(|(_, &n)| n > 0)
@@ -668,14 +744,71 @@ fn joined_holders(
     out
 }
 
-fn read_doc(entry: &Entry, wanted: (&TermSet, &[(u64, &str)])) -> Result<Arc<Doc>, Skip> {
+/// Where the text of a document that was not kept is read again from.
+#[derive(Debug)]
+struct Source {
+    abs: PathBuf,
+    rel: String,
+    key: Key,
+}
+
+/// Reads, indexes with the counts of `wanted`, and keeps the text when
+/// `keep` (bytes of text this load may still keep) allows and, unless
+/// `keep_all`, the file holds one of the wanted terms. A file holding none
+/// of them can only matter to a later step through other terms; its text is
+/// then read again from disk, checked to be the same version.
+fn read_doc(
+    entry: &Entry,
+    (set, wanted): (&TermSet, &[(u64, &str)]),
+    keep_all: bool,
+    keep: &AtomicUsize,
+) -> Result<Arc<Doc>, Skip> {
     if entry.size > MAX_FILE_BYTES {
         return Err(Skip::TooLarge);
     }
-    let mut bytes = Vec::with_capacity(entry.size as usize);
+    let text = read_text(&entry.abs, &entry.rel, None)?;
+    let counts = set.count(&text);
+    let memo: Vec<(u64, u32)> = wanted
+        .iter()
+        .map(|(h, _)| *h)
+        .zip(counts.iter().copied())
+        .collect();
+    let holds = keep_all || counts.iter().any(|&n| n > 0);
+    let kept = holds
+        && keep
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                left.checked_sub(text.len())
+            })
+            .is_ok();
+    let source = (!kept).then(|| Source {
+        abs: entry.abs.clone(),
+        rel: entry.rel.clone(),
+        key: key(entry),
+    });
+    Ok(Arc::new(Doc::new(&entry.rel, text, memo, source)))
+}
+
+/// The text of the walked file `abs` (`rel` below the root), or why it is
+/// not indexed. With `expect`, only that version of the file is read (else
+/// [`Skip::Unreadable`]).
+fn read_text(abs: &std::path::Path, rel: &str, expect: Option<&Key>) -> Result<String, Skip> {
     // Never through a link below the root, even one swapped in after the walk.
-    crate::safe_open::open_walked(&entry.abs, &entry.rel)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+    let file = crate::safe_open::open_walked(abs, rel).map_err(|_| Skip::Unreadable)?;
+    if let Some(expect) = expect {
+        let meta = file.metadata().map_err(|_| Skip::Unreadable)?;
+        let now: Key = (
+            meta.len(),
+            meta.modified().ok(),
+            crate::walk::ctime(&meta),
+            crate::walk::file_id(&meta),
+        );
+        if now != *expect {
+            return Err(Skip::Unreadable);
+        }
+    }
+    let mut bytes = Vec::with_capacity(expect.map_or(0, |k| k.0 as usize));
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
         .map_err(|_| Skip::Unreadable)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(Skip::TooLarge);
@@ -687,16 +820,15 @@ fn read_doc(entry: &Entry, wanted: (&TermSet, &[(u64, &str)])) -> Result<Arc<Doc
     // second full pass over every file cost 0.2 s on the Linux kernel.
     let enough = bytes.len() / (MINIFIED_MEAN_LINE + 1);
     if bytes.len() > 4096 && memchr::memchr_iter(b'\n', &bytes).take(enough).count() < enough
-        || entry.rel.ends_with(".min.js")
-        || entry.rel.ends_with(".min.css")
+        || rel.ends_with(".min.js")
+        || rel.ends_with(".min.css")
     {
         return Err(Skip::Minified);
     }
-    let text = match String::from_utf8(bytes) {
+    Ok(match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    };
-    Ok(Arc::new(Doc::new(&entry.rel, text, Some(wanted))))
+    })
 }
 
 /// A file's bytes as text to index: UTF-16 with a byte-order mark (FF FE
@@ -941,6 +1073,60 @@ mod tests {
         assert_eq!(got[0], [0]);
         assert!(got[1].is_empty());
         assert_eq!(got[names.len() - 1], [0]);
+    }
+
+    /// A file holding none of the query's terms keeps its counts, not its
+    /// text; a later step that needs the text reads it again, exactly, and
+    /// only while the file is still the version indexed.
+    #[test]
+    fn texts_of_files_without_the_wanted_terms_are_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        std::fs::write(p.join("a.py"), "alpha = 1\n").unwrap();
+        std::fs::write(p.join("b.py"), "beta_two = other\n").unwrap();
+        std::fs::write(p.join("c.py"), "gamma = 3\n").unwrap();
+        // Texts larger in all than the corpus keeps (as on the Linux kernel).
+        let corpus = Corpus {
+            keep_text_bytes: 16,
+            ..Corpus::default()
+        };
+        let wanted = [(term_hash("alpha"), "alpha")];
+        let loaded = corpus.load(walk(p), &wanted, &|| false);
+        let doc = |name: &str| {
+            loaded
+                .iter()
+                .find(|l| l.entry.rel == name)
+                .unwrap()
+                .doc
+                .clone()
+                .unwrap()
+        };
+        let (a, b, c) = (doc("a.py"), doc("b.py"), doc("c.py"));
+        assert!(a.text.get().is_some(), "a holder keeps its text");
+        assert!(b.text.get().is_none() && c.text.get().is_none());
+        assert!(b.heap_bytes() < 128 + b.len() + 200);
+        let terms = [(term_hash("beta"), "beta"), (term_hash("gamma"), "gamma")];
+        assert_eq!(term_counts(&[&a, &b, &c], &terms), [[0, 0], [1, 0], [0, 1]]);
+        assert_eq!(
+            holders_many(&[&a, &b, &c], &["two", "gamma"], 5),
+            [vec![1], vec![2]]
+        );
+        assert!(b.text.get().is_none(), "a scan does not keep what it read");
+        assert_eq!(b.text(), "beta_two = other\n");
+        // Edited after it was indexed: the old version is not read again
+        // (its text is empty, never the new file's), the next load reads
+        // the new one.
+        std::fs::write(p.join("c.py"), "gamma_delta = 33\n").unwrap();
+        assert_eq!(c.text(), "");
+        let again = corpus.load(walk(p), &wanted, &|| false);
+        let c2 = again[2].doc.as_ref().unwrap();
+        assert_eq!(c2.tf(term_hash("delta")), 1);
+        assert_eq!(c2.text(), "gamma_delta = 33\n");
+        // A tree whose texts fit keeps them all: nothing is read twice.
+        let small = Corpus::default().load(walk(p), &wanted, &|| false);
+        assert!(small
+            .iter()
+            .all(|l| l.doc.as_ref().unwrap().text.get().is_some()));
     }
 
     #[test]

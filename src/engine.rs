@@ -183,7 +183,7 @@ impl Engine {
                     Ok(d) => {
                         done.read += 1;
                         if d.language.is_some() && d.kept_symbols().is_none() {
-                            sources.push((d.text.len(), Arc::downgrade(d)));
+                            sources.push((d.len(), Arc::downgrade(d)));
                         }
                     }
                     Err(_) => done.read += 1,

@@ -320,7 +320,7 @@ fn config_gaps(
     in_context: &HashSet<&str>,
 ) -> Vec<Gap> {
     let mut gaps: Vec<Gap> = Vec::new();
-    for (i, line) in c.doc.text.lines().enumerate() {
+    for (i, line) in c.doc.text().lines().enumerate() {
         for quote in ['"', '\'', '`'] {
             for (j, lit) in line.split(quote).enumerate() {
                 let lit = lit.trim().trim_start_matches("./");

@@ -70,7 +70,7 @@ pub fn snippets(
     defines: &[String],
     stop: &dyn Fn() -> bool,
 ) -> Vec<Snippet> {
-    let lines: Vec<&str> = doc.text.lines().collect();
+    let lines: Vec<&str> = doc.text().lines().collect();
     if lines.is_empty() {
         return Vec::new();
     }

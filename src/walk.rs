@@ -215,27 +215,27 @@ fn entry_of(root: &Path, path: &Path) -> Option<Entry> {
 }
 
 /// The identity of a file on disk (device, inode), where the platform has one.
-type FileId = Option<(u64, u64)>;
+pub(crate) type FileId = Option<(u64, u64)>;
 
 #[cfg(unix)]
-fn file_id(meta: &std::fs::Metadata) -> FileId {
+pub(crate) fn file_id(meta: &std::fs::Metadata) -> FileId {
     use std::os::unix::fs::MetadataExt;
     Some((meta.dev(), meta.ino()))
 }
 
 #[cfg(not(unix))]
-fn file_id(_: &std::fs::Metadata) -> FileId {
+pub(crate) fn file_id(_: &std::fs::Metadata) -> FileId {
     None
 }
 
 #[cfg(unix)]
-fn ctime(meta: &std::fs::Metadata) -> Option<(i64, i64)> {
+pub(crate) fn ctime(meta: &std::fs::Metadata) -> Option<(i64, i64)> {
     use std::os::unix::fs::MetadataExt;
     Some((meta.ctime(), meta.ctime_nsec()))
 }
 
 #[cfg(not(unix))]
-fn ctime(_: &std::fs::Metadata) -> Option<(i64, i64)> {
+pub(crate) fn ctime(_: &std::fs::Metadata) -> Option<(i64, i64)> {
     None
 }
 

@@ -202,7 +202,7 @@ fn files_that_change_or_vanish_between_walk_and_read_are_not_fatal() {
     let rels: Vec<&str> = again.iter().map(|l| l.entry.rel.as_str()).collect();
     assert_eq!(rels, ["grown.py", "keep.py", "now_binary.py"]);
     let doc = again[2].doc.as_ref().expect("readable again");
-    assert!(doc.text.contains("frobnicate_widget_again"));
+    assert!(doc.text().contains("frobnicate_widget_again"));
 }
 
 #[test]

@@ -47,7 +47,7 @@ impl Bm25Stats {
         let (count, total_len) = (0..cands.len())
             .filter(|&i| in_scope(i))
             .fold((0usize, 0f64), |(c, l), i| {
-                (c + 1, l + cands[i].doc.text.len() as f64)
+                (c + 1, l + cands[i].doc.len() as f64)
             });
         let n = count.max(1) as f64;
         let avgdl = total_len / n;
@@ -70,7 +70,7 @@ pub fn idf(n: f64, df: f64) -> f64 {
 pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) -> (f64, f64) {
     let (q, w, st) = (ctx.query, ctx.weights, &ctx.stats);
     let doc = ctx.cands[idx].doc;
-    let norm = w.k1 * (1.0 - w.b + w.b * doc.text.len() as f64 / st.avgdl.max(1.0));
+    let norm = w.k1 * (1.0 - w.b + w.b * doc.len() as f64 / st.avgdl.max(1.0));
     let (mut bm25, mut path) = (0.0, 0.0);
     let mut hits: Vec<(f64, &str)> = Vec::new();
     let mut path_hits: Vec<&str> = Vec::new();
