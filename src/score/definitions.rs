@@ -18,21 +18,22 @@ pub(super) fn definition_pass(
     scored: &mut [Scored],
     n: f64,
     tf: &[Vec<u32>],
+    ctx_idf: &[f64],
     stop: &(dyn Fn() -> bool + Sync),
 ) -> HashMap<usize, Arc<Symbols>> {
-    // (identifier, index of its query term, the term's weight)
+    // (identifier, index of its query term, the term's weight, code-like)
     let term_of: HashMap<u64, usize> = q
         .terms
         .iter()
         .enumerate()
         .map(|(j, t)| (t.hash, j))
         .collect();
-    let idents: Vec<(&str, usize, f64)> = q
+    let idents: Vec<(&str, usize, f64, bool)> = q
         .identifiers
         .iter()
         .filter_map(|id| {
             let j = *term_of.get(&term_hash(id))?;
-            Some((id.as_str(), j, q.terms[j].weight))
+            Some((id.as_str(), j, q.terms[j].weight, q.terms[j].is_code))
         })
         .collect();
     let mut to_parse: HashSet<usize> = scored
@@ -43,7 +44,7 @@ pub(super) fn definition_pass(
         .collect();
     // Files holding a rare identifier (in at most 8 files) are parsed too: the
     // definition of a name the task mentions once can be lexically weak.
-    for &(_, j, _) in &idents {
+    for &(_, j, _, _) in &idents {
         let holders: Vec<usize> = scored
             .iter()
             .filter(|s| cands[s.idx].doc.language.is_some() && tf[s.idx][j] > 0)
@@ -59,7 +60,7 @@ pub(super) fn definition_pass(
         .map(|i| (i, cands[i].doc.symbols_until(stop)))
         .collect();
     // Definition IDF: how many parsed files define the name.
-    let ident_set: HashSet<&str> = idents.iter().map(|&(id, _, _)| id).collect();
+    let ident_set: HashSet<&str> = idents.iter().map(|&(id, _, _, _)| id).collect();
     let mut ndef: HashMap<&str, usize> = HashMap::new();
     for syms in parsed.values() {
         let mut seen = HashSet::new();
@@ -77,7 +78,7 @@ pub(super) fn definition_pass(
         };
         s.capped = syms.capped;
         let mut bonus = 0.0;
-        for &(id, _, weight) in &idents {
+        for &(id, j, weight, code) in &idents {
             // A top-level definition says more than a method of the same name.
             if let Some(d) = syms.defines(id).min_by_key(|d| d.parent.is_some()) {
                 let count = ndef.get(id).copied().unwrap_or(1) as f64;
@@ -87,7 +88,17 @@ pub(super) fn definition_pass(
                 } else {
                     1.0
                 };
-                bonus += kind * weight * (1.0 + n / count).ln() * w.definition / (1.0 + count.ln());
+                let def =
+                    kind * weight * (1.0 + n / count).ln() * w.definition / (1.0 + count.ln());
+                // A word the task uses only as prose ("the session",
+                // "usage", `git clone`) that a file happens to define is
+                // weak evidence, and no "defines" (high tier), unless the
+                // word is rare in the collection (its BM25 IDF).
+                if !code && ctx_idf[j] < w.prose_rare_idf {
+                    bonus += def * w.prose_definition;
+                    continue;
+                }
+                bonus += def;
                 s.defines.push(id.to_string());
                 s.reasons.push(format!(
                     "defines {} `{}` (lines {}-{})",
@@ -115,6 +126,64 @@ impl Pass for Definitions {
             return;
         }
         let (cands, q, w, st) = (ctx.cands, ctx.query, ctx.weights, &ctx.stats);
-        ctx.parsed = definition_pass(cands, q, w, scored, st.n, &st.tf, ctx.stop);
+        ctx.parsed = definition_pass(cands, q, w, scored, st.n, &st.tf, &st.idf, ctx.stop);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{score, Focus};
+    use super::*;
+    use crate::corpus::Doc;
+
+    fn defines_of(task: &str) -> Vec<(String, Vec<String>)> {
+        let files = [
+            ("src/web/store.py", "def session():\n    return Store()\n"),
+            (
+                "src/web/expiry.py",
+                "def expire(token):\n    # the session expires\n    return token\n",
+            ),
+            (
+                "src/web/views.py",
+                "def login(session):\n    return session\n",
+            ),
+        ];
+        let docs: Vec<Arc<Doc>> = files
+            .iter()
+            .map(|(r, t)| Arc::new(Doc::for_test(r, t)))
+            .collect();
+        let cands: Vec<Candidate> = files
+            .iter()
+            .zip(&docs)
+            .map(|((rel, _), doc)| Candidate {
+                rel,
+                doc,
+                allowed: true,
+            })
+            .collect();
+        let q = TaskQuery::new(task, &[]);
+        score(
+            &cands,
+            &q,
+            &Focus::default(),
+            &Weights::default(),
+            false,
+            &|| false,
+        )
+        .into_iter()
+        .map(|s| (files[s.idx].0.to_string(), s.defines))
+        .collect()
+    }
+
+    #[test]
+    fn a_prose_word_a_file_defines_is_not_a_definition_match() {
+        // "session" as a word of the report: store.py defining `session` is
+        // no evidence that the fix is there.
+        let prose = defines_of("The session expires too early after login");
+        assert!(prose.iter().all(|(_, d)| d.is_empty()), "{prose:?}");
+        // Written as code, the same name is a definition match.
+        let code = defines_of("`session()` expires too early after login");
+        let store = code.iter().find(|(p, _)| p == "src/web/store.py").unwrap();
+        assert_eq!(store.1, ["session"], "{code:?}");
     }
 }
