@@ -72,12 +72,7 @@ fn is_shell_line(line: &str) -> bool {
 /// a [`code_spans`] range, called (`where(`), or one part of a dotted or
 /// path-like name (`np.where`, `a::b`, `obj->field`).
 pub fn used_as_code(text: &str, spans: &[(usize, usize)], pos: usize, len: usize) -> bool {
-    let in_span = match spans.binary_search_by(|&(s, _)| s.cmp(&pos)) {
-        Ok(_) => true,
-        Err(0) => false,
-        Err(i) => pos < spans[i - 1].1,
-    };
-    in_span || is_called_or_member(text, pos, len)
+    within(spans, pos) || is_called_or_member(text, pos, len)
 }
 
 /// Whether the identifier at `text[pos..pos + len]` is called (`where(`) or
@@ -93,6 +88,87 @@ pub fn is_called_or_member(text: &str, pos: usize, len: usize) -> bool {
     let scoped = (pos >= 2 && (&b[pos - 2..pos] == b"::" || &b[pos - 2..pos] == b"->"))
         || b.get(end..end + 2).is_some_and(|s| s == b"::");
     called || before_dot || after_dot || scoped
+}
+
+/// Byte ranges of `text` that are pasted listings: runs of three or more
+/// lines that each look like a package list or version dump (`numpy 1.26.4`,
+/// `requests==2.31.0`, `Python: 3.11.4`), a linter's messages
+/// (`src/a.py:12:5: E501 line too long`) or a log (`2024-01-02 10:00:00
+/// INFO ...`, `[WARN] ...`). Their words name the reporter's environment,
+/// not the code to change. Sorted, disjoint.
+pub fn listing_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut run: Option<(usize, usize, usize)> = None; // (start, end, lines)
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        if is_listing_line(line.trim()) {
+            let r = run.get_or_insert((start, at, 0));
+            r.1 = at;
+            r.2 += 1;
+        } else if let Some((s, e, n)) = run.take() {
+            if n >= 3 {
+                spans.push((s, e));
+            }
+        }
+    }
+    if let Some((s, e, n)) = run {
+        if n >= 3 {
+            spans.push((s, e));
+        }
+    }
+    spans
+}
+
+fn is_listing_line(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let version = |w: &str| {
+        let w = w
+            .trim_start_matches(['v', '('])
+            .trim_end_matches([')', ',']);
+        w.bytes().next().is_some_and(|b| b.is_ascii_digit())
+            && w.contains('.')
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"._-+".contains(&b))
+    };
+    // `name 1.2.3`, `name: 1.2.3`, `name==1.2.3`, `name (1.2.3)`
+    let package = match words.as_slice() {
+        [one] => one
+            .split_once("==")
+            .is_some_and(|(n, v)| !n.is_empty() && version(v)),
+        [_, v] | [_, v, _] => version(v),
+        _ => false,
+    };
+    // `path:12:5: E501 ...` or `path:12: error ...`
+    let linter = words.first().is_some_and(|w| {
+        let mut parts = w.split(':');
+        let file = parts.next().unwrap_or("");
+        file.contains('.')
+            && parts
+                .next()
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    let b = line.as_bytes();
+    let dated =
+        b.len() >= 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[7] == b'-';
+    let first = words
+        .first()
+        .map_or("", |w| w.trim_matches(['[', ']', ':']));
+    let level = matches!(
+        first,
+        "DEBUG" | "INFO" | "WARN" | "WARNING" | "ERROR" | "TRACE" | "CRITICAL"
+    ) && words.len() > 1;
+    package || linter || dated || level
+}
+
+/// Whether `pos` lies in one of `spans` (sorted, disjoint).
+pub fn within(spans: &[(usize, usize)], pos: usize) -> bool {
+    match spans.binary_search_by(|&(s, _)| s.cmp(&pos)) {
+        Ok(_) => true,
+        Err(0) => false,
+        Err(i) => pos < spans[i - 1].1,
+    }
 }
 
 #[cfg(test)]
@@ -119,6 +195,30 @@ mod tests {
         }
         for w in ["session", "context", "clone", "html", "usage", "git"] {
             assert!(!words.contains(&w), "{w}: {words:?}");
+        }
+    }
+
+    #[test]
+    fn package_lists_linter_output_and_logs_are_listings() {
+        let text = "Plotting fails with hue\n\
+                    Package    Version\n\
+                    numpy      1.26.4\n\
+                    pandas     2.1.0\n\
+                    matplotlib 3.8.2\n\
+                    then it says\n\
+                    src/a.py:12:5: E501 line too long\n\
+                    src/b.py:3:1: F401 unused import\n\
+                    src/c.py:9:80: E501 line too long\n";
+        let spans = listing_spans(text);
+        let listed: Vec<&str> = crate::query::identifiers(text)
+            .filter(|(p, _)| within(&spans, *p))
+            .map(|(_, id)| id)
+            .collect();
+        for w in ["numpy", "pandas", "matplotlib", "unused", "long"] {
+            assert!(listed.contains(&w), "{w}: {listed:?}");
+        }
+        for w in ["Plotting", "hue", "then", "says"] {
+            assert!(!listed.contains(&w), "{w}: {listed:?}");
         }
     }
 }

@@ -99,6 +99,7 @@ impl TaskQuery {
         // `bonus` < 0 marks feedback: counted once, never a "task identifier".
         let mut add = |text: &str, bonus: f64, counts: &mut HashMap<String, (f64, bool, usize)>| {
             let spans = code::code_spans(text);
+            let listings = code::listing_spans(text);
             for (pos, id) in identifiers(text) {
                 read += 1;
                 if stopped || (read.is_multiple_of(1024) && stop()) {
@@ -120,11 +121,14 @@ impl TaskQuery {
                 let kept_as_code = lower.len() >= 3
                     && !is_filler(&lower)
                     && code::is_called_or_member(text, pos, id.len());
+                // A word of a pasted listing (package list, linter output,
+                // log) counts a little, and names no definition.
+                let listed = code::within(&listings, pos);
                 if !is_stopword(&lower) || kept_as_code {
                     let e = counts.entry(lower).or_insert((0.0, false, next));
-                    e.0 += 1.0 + bonus.max(0.0);
-                    e.1 |= code_like || bonus >= 2.0;
-                    if bonus >= 0.0 && !seen_idents.contains(id) {
+                    e.0 += if listed { LISTED } else { 1.0 + bonus.max(0.0) };
+                    e.1 |= (code_like && !listed) || bonus >= 2.0;
+                    if bonus >= 0.0 && !listed && !seen_idents.contains(id) {
                         seen_idents.insert(id.to_string());
                         idents.push(id.to_string());
                     }
@@ -133,7 +137,7 @@ impl TaskQuery {
                 // `inode` of `__ext4_error_inode`) are common words that
                 // locate nothing, and counting them over a large tree cost
                 // a full scan per cycle (2 s on the Linux kernel).
-                if parts.len() > 1 && bonus >= 0.0 {
+                if parts.len() > 1 && bonus >= 0.0 && !listed {
                     // Two letters split off by case alone (`La`, `Te` of
                     // `LaTeX`) are fragments, not words: parts of two
                     // letters count only between underscores.
@@ -227,6 +231,10 @@ fn hyphenated(text: &str) -> Vec<String> {
     out
 }
 
+/// Occurrence weight of a word in a pasted listing (a mention counts 1):
+/// a term only listed still enters the query, below what the task says.
+const LISTED: f64 = 0.25;
+
 /// Stopwords that stay stopwords even in code (`self`, `the`, `return`): the
 /// words every snippet of a language holds.
 fn is_filler(lower: &str) -> bool {
@@ -267,7 +275,9 @@ fn most_informative(counts: HashMap<String, (f64, bool, usize)>) -> Vec<Term> {
         .map(|(text, (n, is_code, first))| {
             let term = Term {
                 hash: term_hash(&text),
-                weight: 1.0 + n.ln(),
+                // 1 + ln(n) from one mention up; a listed-only term
+                // (n < 1) keeps its fraction.
+                weight: if n >= 1.0 { 1.0 + n.ln() } else { n },
                 text,
                 is_code,
             };
@@ -401,6 +411,18 @@ mod tests {
         assert_eq!(code("clone"), Some(false));
         assert_eq!(code("variable"), Some(true));
         assert_eq!(code("usage"), Some(true));
+    }
+
+    #[test]
+    fn a_pasted_package_list_weighs_little_and_names_no_identifier() {
+        let q = TaskQuery::new(
+            "Plot legend is missing\nthe legend vanishes\n\nnumpy 1.26.4\npandas 2.1.0\nmatplotlib 3.8.2\n",
+            &[],
+        );
+        let w = |t: &str| q.terms.iter().find(|x| x.text == t).map(|x| x.weight);
+        let pandas = w("pandas").expect("listed terms stay terms");
+        assert!(pandas > 0.0 && pandas < w("vanishes").unwrap(), "{pandas}");
+        assert!(!q.identifiers.iter().any(|i| i == "pandas"));
     }
 
     #[test]
