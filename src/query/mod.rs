@@ -206,13 +206,14 @@ impl TaskQuery {
 }
 
 /// Hyphenated words of the text as snake-case identifiers: `--retry-all-errors`
-/// gives `retry_all_errors`. Each part starts with a letter and has two or
-/// more characters; at most [`MAX_QUERY_TERMS`] names.
+/// gives `retry_all_errors`. Three or more parts, each starting with a
+/// letter and two or more characters long (two-part words are mostly prose:
+/// "built-in", "read-only"); at most [`MAX_QUERY_TERMS`] names.
 fn hyphenated(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for raw in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')) {
         let word = raw.trim_matches('-');
-        if !word.contains('-') || out.len() >= MAX_QUERY_TERMS {
+        if word.matches('-').count() < 2 || out.len() >= MAX_QUERY_TERMS {
             continue;
         }
         let parts: Vec<&str> = word.split('-').collect();
