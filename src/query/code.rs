@@ -75,6 +75,22 @@ pub fn used_as_code(text: &str, spans: &[(usize, usize)], pos: usize, len: usize
     within(spans, pos) || is_called_or_member(text, pos, len)
 }
 
+/// Whether the word at `pos` is capitalised inside a sentence ("the latex
+/// printer for Integral"): a class name, not the first word of a sentence.
+pub fn capitalised_mid_sentence(text: &str, pos: usize) -> bool {
+    let b = text.as_bytes();
+    if !b.get(pos).is_some_and(u8::is_ascii_uppercase) {
+        return false;
+    }
+    let before = text[..pos].trim_end_matches([' ', '\t', '"', '\'', '(', '*', '_']);
+    before.bytes().last().is_some_and(|c| {
+        !matches!(
+            c,
+            b'.' | b'!' | b'?' | b':' | b'\n' | b'\r' | b'#' | b'-' | b'>'
+        )
+    })
+}
+
 /// Whether the identifier at `text[pos..pos + len]` is called (`where(`) or
 /// is one part of a dotted or scoped name (`np.where`, `a::b`, `obj->field`).
 pub fn is_called_or_member(text: &str, pos: usize, len: usize) -> bool {
@@ -196,6 +212,17 @@ mod tests {
         for w in ["session", "context", "clone", "html", "usage", "git"] {
             assert!(!words.contains(&w), "{w}: {words:?}");
         }
+    }
+
+    #[test]
+    fn a_capital_inside_a_sentence_is_a_name_but_not_at_its_start() {
+        let text = "The latex printer for Integral fails. Session is lost\nTitle here";
+        let at = |w: &str| text.find(w).unwrap();
+        assert!(capitalised_mid_sentence(text, at("Integral")));
+        assert!(!capitalised_mid_sentence(text, at("The")));
+        assert!(!capitalised_mid_sentence(text, at("Session")));
+        assert!(!capitalised_mid_sentence(text, at("Title")));
+        assert!(!capitalised_mid_sentence(text, at("latex")));
     }
 
     #[test]

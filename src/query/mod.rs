@@ -117,7 +117,7 @@ impl TaskQuery {
                 // survives stopwording: it may be the task's only
                 // distinctive term.
                 let as_code = code::used_as_code(text, &spans, pos, id.len());
-                let code_like = shaped || as_code;
+                let code_like = shaped || as_code || code::capitalised_mid_sentence(text, pos);
                 let kept_as_code = lower.len() >= 3
                     && !is_filler(&lower)
                     && code::is_called_or_member(text, pos, id.len());
