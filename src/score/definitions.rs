@@ -8,6 +8,18 @@ use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+/// BM25 IDF at or above which a prose word's definition counts in full: a
+/// word in under about 2% of the matching files is as telling as a code name.
+const PROSE_RARE_IDF: f64 = 4.0;
+
+/// What the definition pass reads of BM25's statistics: `N`, each query
+/// term's IDF, and the term-count matrix.
+pub(super) struct DefStats<'a> {
+    pub n: f64,
+    pub idf: &'a [f64],
+    pub tf: &'a [Vec<u32>],
+}
+
 /// Files that *define* a task identifier outrank files that only mention it.
 /// Only the lexically best `parse_cap` files (and files holding a rare task
 /// identifier) are parsed, so cost stays bounded on large trees.
@@ -16,11 +28,10 @@ pub(super) fn definition_pass(
     q: &TaskQuery,
     w: &Weights,
     scored: &mut [Scored],
-    n: f64,
-    tf: &[Vec<u32>],
-    ctx_idf: &[f64],
+    st: DefStats,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> HashMap<usize, Arc<Symbols>> {
+    let DefStats { n, idf, tf } = st;
     // (identifier, index of its query term, the term's weight, code-like)
     let term_of: HashMap<u64, usize> = q
         .terms
@@ -94,7 +105,7 @@ pub(super) fn definition_pass(
                 // "usage", `git clone`) that a file happens to define is
                 // weak evidence, and no "defines" (high tier), unless the
                 // word is rare in the collection (its BM25 IDF).
-                if !code && ctx_idf[j] < w.prose_rare_idf {
+                if !code && idf[j] < PROSE_RARE_IDF {
                     bonus += def * w.prose_definition;
                     continue;
                 }
@@ -126,7 +137,12 @@ impl Pass for Definitions {
             return;
         }
         let (cands, q, w, st) = (ctx.cands, ctx.query, ctx.weights, &ctx.stats);
-        ctx.parsed = definition_pass(cands, q, w, scored, st.n, &st.tf, &st.idf, ctx.stop);
+        let st = DefStats {
+            n: st.n,
+            idf: &st.idf,
+            tf: &st.tf,
+        };
+        ctx.parsed = definition_pass(cands, q, w, scored, st, ctx.stop);
     }
 }
 

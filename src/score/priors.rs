@@ -76,7 +76,7 @@ fn is_aside_dir(seg: &str) -> bool {
 fn is_notes_file(file: &str) -> bool {
     let stem = file.split_once('.').map_or(file, |(s, _)| s);
     let stem = stem.to_ascii_uppercase();
-    let stem = stem.trim_end_matches(|c: char| c == '-' || c == '_');
+    let stem = stem.trim_end_matches(['-', '_']);
     matches!(
         stem,
         "CHANGELOG"

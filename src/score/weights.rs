@@ -22,9 +22,6 @@ pub struct Weights {
     /// as a prose word (not in backticks or a code block, not called or
     /// dotted, not snake/camel case): "variable", "context", "session".
     pub prose_definition: f64,
-    /// BM25 IDF at or above which a prose word's definition counts in full
-    /// (a rare word is as telling as a code name).
-    pub prose_rare_idf: f64,
     /// Share of the best score added to a file the task names by path or module.
     pub explicit: f64,
     /// Multiplier for test files: gold files of fixes are never tests.
@@ -92,7 +89,6 @@ impl Default for Weights {
             definition: 2.5,
             method_definition: 0.4,
             prose_definition: 0.3,
-            prose_rare_idf: 4.0,
             explicit: 0.6,
             test_prior: 0.2,
             aside_prior: 0.4,
@@ -123,7 +119,6 @@ impl Weights {
             "definition" => &mut self.definition,
             "method_definition" => &mut self.method_definition,
             "prose_definition" => &mut self.prose_definition,
-            "prose_rare_idf" => &mut self.prose_rare_idf,
             "explicit" => &mut self.explicit,
             "test_prior" => &mut self.test_prior,
             "aside_prior" => &mut self.aside_prior,
