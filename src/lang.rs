@@ -155,6 +155,32 @@ pub fn language_of(path: &str) -> Option<&'static LanguageSpec> {
     LANGUAGES.iter().find(|l| l.extensions.contains(&ext))
 }
 
+/// The grammar to parse `text` with: a `.h` header shares C's extension but
+/// in a C++ project holds classes, templates and namespaces, which the C
+/// grammar does not see as definitions; such a header is parsed as C++.
+fn grammar_for<'a>(spec: &'a LanguageSpec, text: &str) -> &'a LanguageSpec {
+    if spec.id != "c" || !looks_like_cpp(text) {
+        return spec;
+    }
+    LANGUAGES.iter().find(|l| l.id == "cpp").unwrap_or(spec)
+}
+
+/// Whether C-family text is C++: a line opens a namespace, template or
+/// class, declares an access section, or the text uses `std::`.
+fn looks_like_cpp(text: &str) -> bool {
+    text.contains("std::")
+        || text.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with("namespace ")
+                || l.starts_with("template<")
+                || l.starts_with("template <")
+                || (l.starts_with("class ") && !l.ends_with(';'))
+                || l.starts_with("public:")
+                || l.starts_with("private:")
+                || l.starts_with("protected:")
+        })
+}
+
 struct Compiled {
     language: Language,
     query: Query,
@@ -484,6 +510,7 @@ pub fn symbols_until(spec: &LanguageSpec, text: &str, stop: &dyn Fn() -> bool) -
     if stop() {
         return capped(Cap::Stopped);
     }
+    let spec = grammar_for(spec, text);
     let c = compiled(spec);
     let mut parser = Parser::new();
     if parser.set_language(&c.language).is_err() {
@@ -955,6 +982,21 @@ mod tests {
             ],
             &[("call", "lookup"), ("type", "cache"), ("import", "store.h")],
         );
+    }
+
+    #[test]
+    fn a_cpp_header_with_the_c_extension_yields_its_classes_and_templates() {
+        let src = "#pragma once\n#include <vector>\n\nnamespace fmt {\n\ntemplate <typename T>\nclass Buffer {\n public:\n  void push(T v);\n};\n\nstruct Span {\n  int len;\n};\n\n}  // namespace fmt\n";
+        let s = symbols(language_of("include/fmt/core.h").unwrap(), src);
+        let names: Vec<&str> = s.definitions.iter().map(|d| d.name.as_str()).collect();
+        assert!(names.contains(&"Buffer"), "{names:?}");
+        assert!(names.contains(&"Span"), "{names:?}");
+        // A C header is still C.
+        let c = symbols(
+            language_of("src/cache.h").unwrap(),
+            "struct cache {\n    int size;\n};\nint cache_get(struct cache *c);\n",
+        );
+        assert!(c.definitions.iter().any(|d| d.name == "cache"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! names. The tokenizer it shares with documents is in [`tokenize`], term
 //! counting in [`termset`], the stopwords in [`stopwords`].
 
+pub mod code;
 pub mod stopwords;
 pub mod termset;
 pub mod tokenize;
@@ -97,7 +98,9 @@ impl TaskQuery {
         let title = task.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
         // `bonus` < 0 marks feedback: counted once, never a "task identifier".
         let mut add = |text: &str, bonus: f64, counts: &mut HashMap<String, (f64, bool, usize)>| {
-            for (_, id) in identifiers(text) {
+            let spans = code::code_spans(text);
+            let listings = code::listing_spans(text);
+            for (pos, id) in identifiers(text) {
                 read += 1;
                 if stopped || (read.is_multiple_of(1024) && stop()) {
                     stopped = true;
@@ -106,14 +109,26 @@ impl TaskQuery {
                 let next = counts.len();
                 let lower = id.to_ascii_lowercase();
                 let parts = split_identifier(id);
-                let code_like = parts.len() > 1
+                let shaped = parts.len() > 1
                     || id.bytes().any(|b| b.is_ascii_digit())
                     || id[1..].bytes().any(|b| b.is_ascii_uppercase());
-                if !is_stopword(&lower) {
+                // Used as code here: in backticks or a code block, called,
+                // or part of a dotted name (`np.where(...)`). Such a name
+                // survives stopwording: it may be the task's only
+                // distinctive term.
+                let as_code = code::used_as_code(text, &spans, pos, id.len());
+                let code_like = shaped || as_code || code::capitalised_mid_sentence(text, pos);
+                let kept_as_code = lower.len() >= 3
+                    && !is_filler(&lower)
+                    && code::is_called_or_member(text, pos, id.len());
+                // A word of a pasted listing (package list, linter output,
+                // log) counts a little, and names no definition.
+                let listed = code::within(&listings, pos);
+                if !is_stopword(&lower) || kept_as_code {
                     let e = counts.entry(lower).or_insert((0.0, false, next));
-                    e.0 += 1.0 + bonus.max(0.0);
-                    e.1 |= code_like || bonus >= 2.0;
-                    if bonus >= 0.0 && !seen_idents.contains(id) {
+                    e.0 += if listed { LISTED } else { 1.0 + bonus.max(0.0) };
+                    e.1 |= (code_like && !listed) || bonus >= 2.0;
+                    if bonus >= 0.0 && !listed && !seen_idents.contains(id) {
                         seen_idents.insert(id.to_string());
                         idents.push(id.to_string());
                     }
@@ -122,7 +137,7 @@ impl TaskQuery {
                 // `inode` of `__ext4_error_inode`) are common words that
                 // locate nothing, and counting them over a large tree cost
                 // a full scan per cycle (2 s on the Linux kernel).
-                if parts.len() > 1 && bonus >= 0.0 {
+                if parts.len() > 1 && bonus >= 0.0 && !listed {
                     // Two letters split off by case alone (`La`, `Te` of
                     // `LaTeX`) are fragments, not words: parts of two
                     // letters count only between underscores.
@@ -145,6 +160,19 @@ impl TaskQuery {
         }
         for k in feedback {
             add(k, -1.0, &mut counts);
+        }
+        // Hyphenated names (`--retry-all-errors`, `no-color`) are the
+        // snake-case identifier in code (`retry_all_errors`).
+        for joined in hyphenated(task) {
+            let next = counts.len();
+            let e = counts
+                .entry(joined.to_ascii_lowercase())
+                .or_insert((0.0, true, next));
+            e.0 += 1.0;
+            e.1 = true;
+            if seen_idents.insert(joined.clone()) {
+                idents.push(joined);
+            }
         }
         let terms = most_informative(counts);
         // Identifiers whose term was kept.
@@ -177,6 +205,68 @@ impl TaskQuery {
     }
 }
 
+/// Hyphenated words of the text as snake-case identifiers: `--retry-all-errors`
+/// gives `retry_all_errors`. Three or more parts, each starting with a
+/// letter and two or more characters long (two-part words are mostly prose:
+/// "built-in", "read-only"); at most [`MAX_QUERY_TERMS`] names.
+fn hyphenated(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for raw in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')) {
+        let word = raw.trim_matches('-');
+        if word.matches('-').count() < 2 || out.len() >= MAX_QUERY_TERMS {
+            continue;
+        }
+        let parts: Vec<&str> = word.split('-').collect();
+        let ok = parts.iter().all(|p| {
+            p.len() >= 2
+                && p.as_bytes()[0].is_ascii_alphabetic()
+                && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        });
+        if ok {
+            let joined = parts.join("_");
+            if !out.contains(&joined) {
+                out.push(joined);
+            }
+        }
+    }
+    out
+}
+
+/// Occurrence weight of a word in a pasted listing (a mention counts 1):
+/// a term only listed still enters the query, below what the task says.
+const LISTED: f64 = 0.25;
+
+/// Stopwords that stay stopwords even in code (`self`, `the`, `return`): the
+/// words every snippet of a language holds.
+fn is_filler(lower: &str) -> bool {
+    matches!(
+        lower,
+        "self"
+            | "this"
+            | "the"
+            | "and"
+            | "for"
+            | "not"
+            | "return"
+            | "none"
+            | "null"
+            | "true"
+            | "false"
+            | "def"
+            | "class"
+            | "import"
+            | "from"
+            | "let"
+            | "var"
+            | "const"
+            | "new"
+            | "int"
+            | "str"
+            | "print"
+            | "with"
+    )
+}
+
 /// The query's terms from (occurrence weight, code-like, order of first
 /// mention) per term: at most [`MAX_QUERY_TERMS`], the most informative
 /// (see there), heaviest first.
@@ -186,7 +276,9 @@ fn most_informative(counts: HashMap<String, (f64, bool, usize)>) -> Vec<Term> {
         .map(|(text, (n, is_code, first))| {
             let term = Term {
                 hash: term_hash(&text),
-                weight: 1.0 + n.ln(),
+                // 1 + ln(n) from one mention up; a listed-only term
+                // (n < 1) keeps its fraction.
+                weight: if n >= 1.0 { 1.0 + n.ln() } else { n },
                 text,
                 is_code,
             };
@@ -291,6 +383,47 @@ mod tests {
             !terms.contains(&"defined") && !terms.contains(&"located"),
             "{terms:?}"
         );
+    }
+
+    #[test]
+    fn names_used_as_code_survive_stopwording_and_hyphens_join() {
+        let q = TaskQuery::new(
+            "np.where(mask) returns wrong dtype\nWhere does curl --retry-all-errors retry?",
+            &[],
+        );
+        let has = |t: &str| q.terms.iter().any(|x| x.text == t);
+        assert!(has("where"), "called, `where` is a name");
+        assert!(has("retry_all_errors"), "the flag is a snake-case name");
+        assert!(q.identifiers.contains(&"retry_all_errors".to_string()));
+        // As prose it stays a stopword.
+        let q = TaskQuery::new("Where does the mask go wrong", &[]);
+        assert!(!q.terms.iter().any(|x| x.text == "where"));
+    }
+
+    #[test]
+    fn prose_words_are_not_code_but_backticked_called_and_dotted_ones_are() {
+        let q = TaskQuery::new(
+            "The session context leaks\nCall `Variable` and ctx.usage() after `git clone x`",
+            &[],
+        );
+        let code = |t: &str| q.terms.iter().find(|x| x.text == t).map(|x| x.is_code);
+        assert_eq!(code("session"), Some(false));
+        assert_eq!(code("context"), Some(false));
+        assert_eq!(code("clone"), Some(false));
+        assert_eq!(code("variable"), Some(true));
+        assert_eq!(code("usage"), Some(true));
+    }
+
+    #[test]
+    fn a_pasted_package_list_weighs_little_and_names_no_identifier() {
+        let q = TaskQuery::new(
+            "Plot legend is missing\nthe legend vanishes\n\nnumpy 1.26.4\npandas 2.1.0\nmatplotlib 3.8.2\n",
+            &[],
+        );
+        let w = |t: &str| q.terms.iter().find(|x| x.text == t).map(|x| x.weight);
+        let pandas = w("pandas").expect("listed terms stay terms");
+        assert!(pandas > 0.0 && pandas < w("vanishes").unwrap(), "{pandas}");
+        assert!(!q.identifiers.iter().any(|i| i == "pandas"));
     }
 
     #[test]

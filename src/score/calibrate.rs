@@ -35,6 +35,7 @@ pub(super) fn calibrate(
     idf: &[f64],
     tf: &[Vec<u32>],
     w: &Weights,
+    aside: &dyn Fn(usize) -> bool,
 ) {
     let tier_first = w.tier_first > 0.0;
     let best = scored.iter().map(|s| s.raw).fold(0.0, f64::max);
@@ -68,9 +69,14 @@ pub(super) fn calibrate(
             };
             let order = 0.4 * r + 0.45 * c * r.sqrt() + 0.15 * strong * r.sqrt();
             let lexical = s.lexical >= w.min_bm25;
+            // Tests, docs, notes and vendored files are high only when the
+            // task names them: their words and definitions are about the
+            // code, not the place of the fix.
+            let source = !aside(s.idx);
             let direct = named
-                || (!s.defines.is_empty() && r >= 0.3)
-                || (lexical && rl >= 0.75 && c >= 0.75);
+                || (source
+                    && ((!s.defines.is_empty() && r >= 0.3)
+                        || (lexical && rl >= 0.75 && c >= 0.75)));
             let related = (lexical && rl >= 0.5) || s.neighbour;
             let (class, tier_rel) = if direct {
                 (2, 0.7 + 0.3 * order.sqrt().min(1.0))
@@ -87,12 +93,41 @@ pub(super) fn calibrate(
             .then(b.1.total_cmp(&a.1))
             .then(a.3.idx.cmp(&b.3.idx))
     });
+    // Relevance never rises down the order, and falls by at least
+    // [`STEP`] from one file to the next while it stays in its tier's band:
+    // files that shared one capped value were ordered by path downstream
+    // (`doc/...` before `src/...`), not by their evidence.
     let mut ceiling: f64 = 1.0;
+    let mut prev: Option<f64> = None;
     for (_, _, rel, mut s) in keyed {
-        let rel = rel.min(ceiling);
+        let mut rel = (rel.min(ceiling).clamp(0.0, 1.0) * 1000.0).round() / 1000.0;
+        if let Some(p) = prev {
+            let floor = band_floor(p);
+            if rel >= p && p - STEP >= floor {
+                rel = p - STEP;
+            }
+            rel = rel.min(p);
+        }
+        rel = (rel * 1000.0).round() / 1000.0;
         ceiling = rel;
-        s.relevance = (rel.clamp(0.0, 1.0) * 1000.0).round() / 1000.0;
+        prev = Some(rel);
+        s.relevance = rel;
         scored.push(s);
+    }
+}
+
+/// Smallest relevance step between consecutive files (answers show three decimals).
+const STEP: f64 = 0.001;
+
+/// The lowest relevance of the tier band `rel` is in (high 0.7, medium 0.5,
+/// low 0): a tie is broken only without leaving the band.
+fn band_floor(rel: f64) -> f64 {
+    if rel >= 0.7 {
+        0.7
+    } else if rel >= 0.5 {
+        0.5
+    } else {
+        STEP
     }
 }
 
@@ -108,12 +143,14 @@ impl Rerank for Calibrate {
 
     fn rerank(&self, ctx: &ScoreContext, scored: &mut Vec<Scored>) {
         scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
+        let aside = |idx: usize| super::priors::is_aside(&ctx.cands[idx], ctx.weights);
         calibrate(
             scored,
             ctx.query,
             &ctx.stats.idf,
             &ctx.stats.tf,
             ctx.weights,
+            &aside,
         );
         let floors = &ctx.focus.floors;
         for s in scored.iter_mut() {
@@ -127,5 +164,59 @@ impl Rerank for Calibrate {
                 .then(b.raw.total_cmp(&a.raw))
                 .then(a.idx.cmp(&b.idx))
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_capped_by_a_file_above_do_not_share_one_relevance() {
+        // A lexically strong file that covers half the terms (medium), then
+        // two files that define a task name (high on their own, capped by
+        // the first): they used to share its relevance, and ties were then
+        // broken by path downstream.
+        let q = TaskQuery::new("alpha beta", &[]);
+        let idf = vec![1.0; q.terms.len()];
+        let mut tf = vec![vec![0u32; q.terms.len()]; 3];
+        tf[0][0] = 1;
+        let mut scored: Vec<Scored> = [(10.0, 10.0), (6.0, 0.0), (5.0, 0.0)]
+            .iter()
+            .enumerate()
+            .map(|(i, &(raw, lexical))| Scored {
+                raw,
+                lexical,
+                defines: if i > 0 { vec!["alpha".into()] } else { vec![] },
+                ..Scored::new(i)
+            })
+            .collect();
+        calibrate(&mut scored, &q, &idf, &tf, &Weights::default(), &|_| false);
+        let rel: Vec<(usize, f64)> = scored.iter().map(|s| (s.idx, s.relevance)).collect();
+        assert_eq!(rel.iter().map(|r| r.0).collect::<Vec<_>>(), [0, 1, 2]);
+        assert!(rel[0].1 > rel[1].1 && rel[1].1 > rel[2].1, "{rel:?}");
+        // Still in the first file's tier band.
+        assert!(rel[2].1 >= 0.5, "{rel:?}");
+    }
+
+    #[test]
+    fn a_docs_or_test_file_is_high_only_when_the_task_names_it() {
+        let q = TaskQuery::new("alpha beta", &[]);
+        let idf = vec![1.0; q.terms.len()];
+        let tf = vec![vec![1u32; q.terms.len()]; 2];
+        let mut scored: Vec<Scored> = (0..2)
+            .map(|i| Scored {
+                raw: 10.0 - i as f64,
+                lexical: 10.0 - i as f64,
+                defines: vec!["alpha".into()],
+                ..Scored::new(i)
+            })
+            .collect();
+        // File 0 is source, file 1 a docs page (aside) as strong.
+        calibrate(&mut scored, &q, &idf, &tf, &Weights::default(), &|i| i == 1);
+        let src = scored.iter().find(|s| s.idx == 0).unwrap();
+        let docs = scored.iter().find(|s| s.idx == 1).unwrap();
+        assert!(src.relevance >= 0.7, "{}", src.relevance);
+        assert!((0.5..0.7).contains(&docs.relevance), "{}", docs.relevance);
     }
 }

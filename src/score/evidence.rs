@@ -48,6 +48,14 @@ pub enum Evidence {
     },
     /// The task names the file or its module.
     Named(Named),
+    /// The task names a path or module that fits several files, this one
+    /// among them: evidence shared among them, no high tier.
+    NamedAmong {
+        /// The reference.
+        named: Named,
+        /// How many files it fits (at least 2).
+        fits: usize,
+    },
     /// A cycle focuses on the file (a boost or a floor), with the reason the
     /// cycle gave.
     Focus(String),
@@ -94,6 +102,9 @@ impl fmt::Display for Evidence {
                 write!(f, "uses {} from {from}", names.join(", "))
             }
             Evidence::Named(n) => f.write_str(&n.reason()),
+            Evidence::NamedAmong { named, fits } => {
+                write!(f, "{}, one of {fits} files it fits", named.reason())
+            }
             Evidence::Focus(why) | Evidence::Link(why) => f.write_str(why),
             Evidence::Signal { name, share } => {
                 write!(f, "{name} ({share:+.2} of the best score)")

@@ -15,6 +15,20 @@ pub(super) fn explicit_pass(
     scored: &mut Vec<Scored>,
 ) {
     let best = scored.first().map_or(1.0, |s| s.raw).max(1.0);
+    // How many files each named path or module fits: `__init__.py`,
+    // `index.rst` or `conf.py` from the reporter's own project fits every
+    // file of that name, and names none of them.
+    let fits = |hit: &dyn Fn(&str) -> bool| cands.iter().filter(|c| hit(c.rel)).count().max(1);
+    let path_fits: Vec<usize> = q
+        .paths
+        .iter()
+        .map(|p| fits(&|rel| ends_with_path(rel, p)))
+        .collect();
+    let module_fits: Vec<usize> = q
+        .modules
+        .iter()
+        .map(|m| fits(&|rel| is_module_file(rel, m)))
+        .collect();
     let mut by_idx: HashMap<usize, usize> =
         scored.iter().enumerate().map(|(i, s)| (s.idx, i)).collect();
     for (idx, c) in cands.iter().enumerate() {
@@ -24,15 +38,32 @@ pub(super) fn explicit_pass(
         let mut add = 0.0;
         let mut evidence = Vec::new();
         let mut named = None;
-        if let Some(p) = q.paths.iter().find(|p| ends_with_path(c.rel, p)) {
-            add += w.explicit * best;
-            named = Some(Named::File(p.clone()));
-        } else if let Some(m) = q.modules.iter().find(|m| is_module_file(c.rel, m)) {
-            add += w.explicit * best * 0.8;
-            named = Some(Named::Module(m.clone()));
-        }
-        if let Some(n) = &named {
-            evidence.push(Evidence::Named(n.clone()));
+        // The least ambiguous reference that fits this file.
+        let path = (0..q.paths.len())
+            .filter(|&i| ends_with_path(c.rel, &q.paths[i]))
+            .min_by_key(|&i| path_fits[i]);
+        let module = (0..q.modules.len())
+            .filter(|&i| is_module_file(c.rel, &q.modules[i]))
+            .min_by_key(|&i| module_fits[i]);
+        let (reference, fits, share) = if let Some(i) = path {
+            (Named::File(q.paths[i].clone()), path_fits[i], 1.0)
+        } else if let Some(i) = module {
+            (Named::Module(q.modules[i].clone()), module_fits[i], 0.8)
+        } else {
+            (Named::File(String::new()), 0, 0.0)
+        };
+        if fits == 1 {
+            add += w.explicit * best * share;
+            evidence.push(Evidence::Named(reference.clone()));
+            named = Some(reference);
+        } else if fits > 1 {
+            // One of several files the reference fits: evidence shared
+            // among them, and no "named" (high tier) for any.
+            add += w.explicit * best * share / fits as f64;
+            evidence.push(Evidence::NamedAmong {
+                named: reference,
+                fits,
+            });
         }
         for (key, boost, why) in &focus.boosts {
             let hit = if key.ends_with('/') {
@@ -108,5 +139,52 @@ mod tests {
         assert!(is_module_file("pkg/sub/__init__.py", "pkg/sub"));
         assert!(!is_module_file("self.py", "self/assertEqual"));
         assert!(!is_module_file("a/expr.py", "b/expr"));
+    }
+
+    fn scored_for(task: &str, rels: &[&str]) -> Vec<Scored> {
+        let docs: Vec<std::sync::Arc<crate::corpus::Doc>> = rels
+            .iter()
+            .map(|r| std::sync::Arc::new(crate::corpus::Doc::for_test(r, "x = 1\n")))
+            .collect();
+        let cands: Vec<Candidate> = rels
+            .iter()
+            .zip(&docs)
+            .map(|(rel, doc)| Candidate {
+                rel,
+                doc,
+                allowed: true,
+            })
+            .collect();
+        let mut scored = Vec::new();
+        let q = TaskQuery::new(task, &[]);
+        explicit_pass(
+            &cands,
+            &q,
+            &Focus::default(),
+            &Weights::default(),
+            &mut scored,
+        );
+        scored
+    }
+
+    #[test]
+    fn a_generic_basename_names_no_file_when_many_files_share_it() {
+        // The reporter's own `__init__.py` fits every package of the tree.
+        let rels = [
+            "pkg/__init__.py",
+            "pkg/core/__init__.py",
+            "pkg/io/__init__.py",
+            "pkg/io/reader.py",
+        ];
+        let s = scored_for(
+            "my project's __init__.py imports pkg and io/reader.py fails",
+            &rels,
+        );
+        let reader = s.iter().find(|s| s.idx == 3).expect("reader named");
+        assert_eq!(reader.named, Some(Named::File("io/reader.py".into())));
+        for s in s.iter().filter(|s| s.idx < 3) {
+            assert_eq!(s.named, None, "{}", rels[s.idx]);
+            assert!(s.raw < reader.raw);
+        }
     }
 }

@@ -3,35 +3,139 @@
 use super::stage::{Pass, ScoreContext};
 use super::{Candidate, Scored, Weights};
 
-/// Whether a path looks like a test file.
+/// Whether a path looks like a test file: a test directory (`tests/`,
+/// `__tests__/`, `fixtures/`, Java's `src/test-jdk17/`), or a file named by
+/// its language's test convention (`test_*.py`, `*_test.go`, `*.test.ts`,
+/// `*.spec.js`, `*_spec.rb`, `FooTest.java`, `FooTests.cs`, `conftest.py`).
 pub fn is_test_path(rel: &str) -> bool {
     let file = rel.rsplit('/').next().unwrap_or(rel);
-    rel.split('/').any(|seg| {
+    let dirs = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    let stem = file.split_once('.').map_or(file, |(s, _)| s);
+    dirs.split('/').any(|seg| {
         matches!(
             seg,
-            "test" | "tests" | "testing" | "__tests__" | "spec" | "testdata" | "fixtures"
-        )
+            "test"
+                | "tests"
+                | "testing"
+                | "__tests__"
+                | "__snapshots__"
+                | "spec"
+                | "testdata"
+                | "test_data"
+                | "fixtures"
+        ) || seg.strip_prefix("test").is_some_and(|rest| {
+            // `test-jdk17`, `tests-integration`: a test tree with a suffix.
+            rest.starts_with('-') || rest.starts_with("s-")
+        })
     }) || file.starts_with("test_")
         || file.contains("_test.")
+        || file.contains("_tests.")
         || file.contains(".test.")
+        || file.contains(".spec.")
         || file.contains("_spec.")
         || file == "conftest.py"
+        // CamelCase conventions (Java, C#, Kotlin, PHP). Not a `Test`
+        // prefix: frameworks have sources like `TestAttribute.cs`.
+        || (stem.len() > 4 && (stem.ends_with("Test") || stem.ends_with("Tests")))
 }
+
+/// Directories of material beside the product's code: docs, examples,
+/// benchmarks, playgrounds and scripts, and vendored copies of other
+/// projects (a `jquery-3.6.0.js` under `static/`).
+fn is_aside_dir(seg: &str) -> bool {
+    matches!(
+        seg,
+        "doc"
+            | "docs"
+            | "devdocs"
+            | "website"
+            | "changelogs"
+            | "example"
+            | "examples"
+            | "sample"
+            | "samples"
+            | "demo"
+            | "demos"
+            | "playground"
+            | "scripts"
+            | "benchmarks"
+            | "benchmark"
+            | "bench"
+            | "benches"
+            | "vendored"
+            | "third_party"
+            | "thirdparty"
+            | "3rdparty"
+    ) || seg.ends_with(".benchmarks")
+        || crate::walk::is_dependency_dir(seg)
+}
+
+/// Release notes and project-process documents (`CHANGELOG.md`, `NEWS`,
+/// `CONTRIBUTING.md`) and man pages (`foo.1`): they mention every feature
+/// and name, and a fix never lands in them.
+fn is_notes_file(file: &str) -> bool {
+    let stem = file.split_once('.').map_or(file, |(s, _)| s);
+    let stem = stem.to_ascii_uppercase();
+    let stem = stem.trim_end_matches(['-', '_']);
+    matches!(
+        stem,
+        "CHANGELOG"
+            | "CHANGES"
+            | "HISTORY"
+            | "NEWS"
+            | "RELEASES"
+            | "RELEASE_NOTES"
+            | "RELEASE-NOTES"
+            | "CONTRIBUTING"
+            | "AUTHORS"
+            | "CONTRIBUTORS"
+            | "CODE_OF_CONDUCT"
+            | "SECURITY"
+            | "MIGRATING"
+            | "UPGRADING"
+    ) || file
+        .rsplit_once('.')
+        .is_some_and(|(_, e)| e.len() == 1 && e.as_bytes()[0].is_ascii_digit())
+}
+
+/// A vendored copy of a JavaScript library: a `.js` file whose name carries
+/// a version (`jquery-3.6.0.js`, `bootstrap.bundle-5.1.js`), or a large one
+/// (over [`VENDORED_JS_BYTES`]) under `static/`, `assets/` or `public/`
+/// beside the project's own code.
+fn is_vendored_js(rel: &str, file: &str, len: usize) -> bool {
+    let Some(stem) = file.strip_suffix(".js") else {
+        return false;
+    };
+    let versioned = stem
+        .split(['-', '.', '_'])
+        .skip(1)
+        .any(|p| p.bytes().next().is_some_and(|b| b.is_ascii_digit()));
+    versioned
+        || (len > VENDORED_JS_BYTES
+            && rel
+                .split('/')
+                .any(|seg| matches!(seg, "static" | "assets" | "public")))
+}
+
+/// Bytes above which a `.js` file under `static/` is taken for a vendored
+/// library (jQuery 3, not minified, is 280 KB; a project's own scripts there
+/// are rarely a tenth of that).
+const VENDORED_JS_BYTES: usize = 100_000;
 
 pub(super) fn prior(c: &Candidate, w: &Weights) -> (f64, &'static str) {
     let rel = c.rel;
     let file = rel.rsplit('/').next().unwrap_or(rel);
+    let dirs = rel.rsplit_once('/').map_or("", |(d, _)| d);
     if is_test_path(rel) {
         (w.test_prior, "test file")
-    } else if rel.split('/').any(|seg| {
-        matches!(
-            seg,
-            "doc" | "docs" | "example" | "examples" | "benchmarks" | "bench" | "benches"
-        ) || crate::walk::is_dependency_dir(seg)
-    }) || !rel.contains('.')
+    } else if is_notes_file(file) {
+        (w.notes_prior, "release notes, process document or man page")
+    } else if dirs.split('/').any(is_aside_dir)
+        || !rel.contains('.')
         || file.ends_with(".md")
         || file.ends_with(".rst")
         || file.ends_with(".txt")
+        || is_vendored_js(rel, file, c.doc.len())
     {
         (w.aside_prior, "docs, examples or non-code")
     } else if file == "__init__.py" || file == "mod.rs" || file == "lib.rs" {
@@ -41,6 +145,14 @@ pub(super) fn prior(c: &Candidate, w: &Weights) -> (f64, &'static str) {
     } else {
         (1.0, "")
     }
+}
+
+/// Whether the prior marks the file as not the product's source code
+/// (tests, docs, examples, notes, vendored or other non-code files): such a
+/// file is high tier only when the task names it.
+pub(super) fn is_aside(c: &Candidate, w: &Weights) -> bool {
+    let p = prior(c, w).0;
+    p < 1.0 && p < w.init_prior
 }
 
 /// The prior pass: scales the evidence so far (raw and BM25) of tests,
@@ -76,5 +188,55 @@ mod tests {
         assert!(is_test_path("src/token_test.go"));
         assert!(!is_test_path("src/auth/token.py"));
         assert!(!is_test_path("src/contest.py"));
+    }
+
+    #[test]
+    fn test_trees_with_a_suffix_and_camel_case_test_classes_are_tests() {
+        // A Java test tree per JDK and JUnit/NUnit naming: these outranked
+        // the implementation on dev-multilang (jackson-databind, nunit).
+        assert!(is_test_path(
+            "src/test-jdk17/java/com/fasterxml/jackson/databind/records/RecordBasicsTest.java"
+        ));
+        assert!(is_test_path("src/NUnit/Framework/AssertThatTests.cs"));
+        assert!(is_test_path("packages/core/src/apiWatch.spec.ts"));
+        assert!(!is_test_path(
+            "src/NUnitFramework/framework/Attributes/TestAttribute.cs"
+        ));
+        assert!(!is_test_path("src/Illuminate/Testing/TestResponse.php"));
+        assert!(!is_test_path("src/latest.py"));
+    }
+
+    fn cand_prior(rel: &str) -> f64 {
+        let doc = std::sync::Arc::new(crate::corpus::Doc::for_test(rel, "x = 1\n"));
+        let c = Candidate {
+            rel,
+            doc: &doc,
+            allowed: true,
+        };
+        prior(&c, &Weights::default()).0
+    }
+
+    #[test]
+    fn notes_vendored_libraries_playgrounds_and_scripts_weigh_less_than_source() {
+        let w = Weights::default();
+        let src = cand_prior("src/black/linegen.py");
+        assert_eq!(src, 1.0);
+        for p in [
+            "CHANGELOG.md",
+            "CONTRIBUTING.md",
+            "doc/bat.1",
+            "flask/static/jquery-3.6.0.js",
+            "playground/src/App.ts",
+            "scripts/release.py",
+            "src/NUnitFramework/benchmarks/nunit.framework.benchmarks/Bench.cs",
+        ] {
+            assert!(cand_prior(p) < 1.0, "{p}");
+        }
+        // Release notes mention every feature: below other docs.
+        assert!(cand_prior("CHANGELOG.md") < cand_prior("docs/usage.md"));
+        assert!(w.notes_prior < w.aside_prior);
+        assert_eq!(cand_prior("src/jquery_plugin.js"), 1.0);
+        // A project's own small script under static/ is source.
+        assert_eq!(cand_prior("app/static/js/widgets.js"), 1.0);
     }
 }

@@ -18,6 +18,10 @@ pub struct Weights {
     /// Per definition-IDF unit of a task identifier the file defines (DESIGN.md §4:
     /// definitions of named identifiers were worth +4.6 Acc@5, +10 Acc@1).
     pub definition: f64,
+    /// Multiplier of the definition weight when the task uses the name only
+    /// as a prose word (not in backticks or a code block, not called or
+    /// dotted, not snake/camel case): "variable", "context", "session".
+    pub prose_definition: f64,
     /// Share of the best score added to a file the task names by path or module.
     pub explicit: f64,
     /// Multiplier for test files: gold files of fixes are never tests.
@@ -26,6 +30,10 @@ pub struct Weights {
     /// code (a dependency directory the query's globs re-opened, see
     /// `walk::DEPENDENCY_DIRS`).
     pub aside_prior: f64,
+    /// Multiplier for release notes, process documents and man pages
+    /// (`CHANGELOG.md`, `CONTRIBUTING.md`, `bat.1`): they mention every
+    /// feature and name, and a fix lands in the code, not in them.
+    pub notes_prior: f64,
     /// Multiplier for package `__init__` / `mod.rs` re-export files.
     pub init_prior: f64,
     /// 1: rank by tier first, then by evidence-weighted order within a tier;
@@ -80,9 +88,11 @@ impl Default for Weights {
             stem: 8.0,
             definition: 2.5,
             method_definition: 0.4,
+            prose_definition: 0.3,
             explicit: 0.6,
             test_prior: 0.2,
             aside_prior: 0.4,
+            notes_prior: 0.2,
             init_prior: 0.85,
             other_prior: 0.6,
             tier_first: 0.0,
@@ -108,9 +118,11 @@ impl Weights {
             "stem" => &mut self.stem,
             "definition" => &mut self.definition,
             "method_definition" => &mut self.method_definition,
+            "prose_definition" => &mut self.prose_definition,
             "explicit" => &mut self.explicit,
             "test_prior" => &mut self.test_prior,
             "aside_prior" => &mut self.aside_prior,
+            "notes_prior" => &mut self.notes_prior,
             "init_prior" => &mut self.init_prior,
             "other_prior" => &mut self.other_prior,
             "tier_first" => &mut self.tier_first,

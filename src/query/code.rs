@@ -1,0 +1,251 @@
+//! Where a task's text is code: which mentions of a word are names (`np.where(`,
+//! `` `Session` ``, a line of a code block) and which are prose ("the session
+//! expires", `git clone` in a shell line). A definition of a prose word is
+//! weak evidence: every report says "variable", "context" or "usage".
+
+/// Byte ranges of `text` that are code: backtick spans, fenced (```) and
+/// indented (4 spaces or a tab) blocks, and interpreter lines (`>>> `,
+/// `... `), except shell command lines (`$ git clone ...`, `make html`),
+/// whose words name commands, not the project's code. Sorted, disjoint.
+pub fn code_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut fenced = false;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let trimmed = body.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        let block = fenced
+            || body.starts_with("    ")
+            || body.starts_with('\t')
+            || trimmed.starts_with(">>> ")
+            || trimmed.starts_with("... ");
+        if block {
+            if !is_shell_line(trimmed) {
+                spans.push((start, start + body.len()));
+            }
+            continue;
+        }
+        // Inline `code` spans of a prose line.
+        let mut open: Option<usize> = None;
+        for (i, b) in body.bytes().enumerate() {
+            if b == b'`' {
+                match open.take() {
+                    Some(o) => {
+                        if !is_shell_line(&body[o + 1..i]) {
+                            spans.push((start + o + 1, start + i));
+                        }
+                    }
+                    None => open = Some(i),
+                }
+            }
+        }
+    }
+    spans
+}
+
+/// Commands whose lines are shell, not the project's code.
+const SHELL_COMMANDS: &[&str] = &[
+    "apt", "apt-get", "brew", "cargo", "cd", "conda", "cp", "curl", "docker", "git", "go",
+    "gradle", "ls", "make", "mkdir", "mv", "mvn", "npm", "npx", "pip", "pip3", "pipenv", "pnpm",
+    "poetry", "rm", "sudo", "tox", "wget", "yarn",
+];
+
+/// Whether a line (or inline span) is a shell command: it starts (after a
+/// `$ ` or `% ` prompt) with a common command (`git clone`, `make html`).
+fn is_shell_line(line: &str) -> bool {
+    let line = line.trim_start();
+    let line = line
+        .strip_prefix("$ ")
+        .or_else(|| line.strip_prefix("% "))
+        .unwrap_or(line);
+    let first = line.split_whitespace().next().unwrap_or("");
+    SHELL_COMMANDS.contains(&first) && line.split_whitespace().nth(1).is_some()
+}
+
+/// Whether the identifier at `text[pos..pos + len]` is used as code: inside
+/// a [`code_spans`] range, called (`where(`), or one part of a dotted or
+/// path-like name (`np.where`, `a::b`, `obj->field`).
+pub fn used_as_code(text: &str, spans: &[(usize, usize)], pos: usize, len: usize) -> bool {
+    within(spans, pos) || is_called_or_member(text, pos, len)
+}
+
+/// Whether the word at `pos` is capitalised inside a sentence ("the latex
+/// printer for Integral"): a class name, not the first word of a sentence.
+pub fn capitalised_mid_sentence(text: &str, pos: usize) -> bool {
+    let b = text.as_bytes();
+    if !b.get(pos).is_some_and(u8::is_ascii_uppercase) {
+        return false;
+    }
+    let before = text[..pos].trim_end_matches([' ', '\t', '"', '\'', '(', '*', '_']);
+    before.bytes().last().is_some_and(|c| {
+        !matches!(
+            c,
+            b'.' | b'!' | b'?' | b':' | b'\n' | b'\r' | b'#' | b'-' | b'>'
+        )
+    })
+}
+
+/// Whether the identifier at `text[pos..pos + len]` is called (`where(`) or
+/// is one part of a dotted or scoped name (`np.where`, `a::b`, `obj->field`).
+pub fn is_called_or_member(text: &str, pos: usize, len: usize) -> bool {
+    let b = text.as_bytes();
+    let end = pos + len;
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let after = b.get(end).copied();
+    let called = after == Some(b'(');
+    let before_dot = pos >= 2 && b[pos - 1] == b'.' && ident(b[pos - 2]);
+    let after_dot = after == Some(b'.') && b.get(end + 1).copied().is_some_and(ident);
+    let scoped = (pos >= 2 && (&b[pos - 2..pos] == b"::" || &b[pos - 2..pos] == b"->"))
+        || b.get(end..end + 2).is_some_and(|s| s == b"::");
+    called || before_dot || after_dot || scoped
+}
+
+/// Byte ranges of `text` that are pasted listings: runs of three or more
+/// lines that each look like a package list or version dump (`numpy 1.26.4`,
+/// `requests==2.31.0`, `Python: 3.11.4`), a linter's messages
+/// (`src/a.py:12:5: E501 line too long`) or a log (`2024-01-02 10:00:00
+/// INFO ...`, `[WARN] ...`). Their words name the reporter's environment,
+/// not the code to change. Sorted, disjoint.
+pub fn listing_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut run: Option<(usize, usize, usize)> = None; // (start, end, lines)
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        if is_listing_line(line.trim()) {
+            let r = run.get_or_insert((start, at, 0));
+            r.1 = at;
+            r.2 += 1;
+        } else if let Some((s, e, n)) = run.take() {
+            if n >= 3 {
+                spans.push((s, e));
+            }
+        }
+    }
+    if let Some((s, e, n)) = run {
+        if n >= 3 {
+            spans.push((s, e));
+        }
+    }
+    spans
+}
+
+fn is_listing_line(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let version = |w: &str| {
+        let w = w
+            .trim_start_matches(['v', '('])
+            .trim_end_matches([')', ',']);
+        w.bytes().next().is_some_and(|b| b.is_ascii_digit())
+            && w.contains('.')
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"._-+".contains(&b))
+    };
+    // `name 1.2.3`, `name: 1.2.3`, `name==1.2.3`, `name (1.2.3)`
+    let package = match words.as_slice() {
+        [one] => one
+            .split_once("==")
+            .is_some_and(|(n, v)| !n.is_empty() && version(v)),
+        [_, v] | [_, v, _] => version(v),
+        _ => false,
+    };
+    // `path:12:5: E501 ...` or `path:12: error ...`
+    let linter = words.first().is_some_and(|w| {
+        let mut parts = w.split(':');
+        let file = parts.next().unwrap_or("");
+        file.contains('.')
+            && parts
+                .next()
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    let b = line.as_bytes();
+    let dated =
+        b.len() >= 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[7] == b'-';
+    let first = words
+        .first()
+        .map_or("", |w| w.trim_matches(['[', ']', ':']));
+    let level = matches!(
+        first,
+        "DEBUG" | "INFO" | "WARN" | "WARNING" | "ERROR" | "TRACE" | "CRITICAL"
+    ) && words.len() > 1;
+    package || linter || dated || level
+}
+
+/// Whether `pos` lies in one of `spans` (sorted, disjoint).
+pub fn within(spans: &[(usize, usize)], pos: usize) -> bool {
+    match spans.binary_search_by(|&(s, _)| s.cmp(&pos)) {
+        Ok(_) => true,
+        Err(0) => false,
+        Err(i) => pos < spans[i - 1].1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code_words(text: &str) -> Vec<&str> {
+        let spans = code_spans(text);
+        crate::query::identifiers(text)
+            .filter(|(pos, id)| used_as_code(text, &spans, *pos, id.len()))
+            .map(|(_, id)| id)
+            .collect()
+    }
+
+    #[test]
+    fn code_is_backticks_blocks_calls_and_dotted_names_but_not_shell() {
+        let text = "The session expires when `Session.close` runs.\n\
+                    Use np.where(x) and context here.\n\
+                    ```\n$ git clone repo\nvariable = make_it()\n```\n\
+                    Run `make html` then usage shows.\n";
+        let words = code_words(text);
+        for w in ["Session", "close", "np", "where", "variable", "make_it"] {
+            assert!(words.contains(&w), "{w}: {words:?}");
+        }
+        for w in ["session", "context", "clone", "html", "usage", "git"] {
+            assert!(!words.contains(&w), "{w}: {words:?}");
+        }
+    }
+
+    #[test]
+    fn a_capital_inside_a_sentence_is_a_name_but_not_at_its_start() {
+        let text = "The latex printer for Integral fails. Session is lost\nTitle here";
+        let at = |w: &str| text.find(w).unwrap();
+        assert!(capitalised_mid_sentence(text, at("Integral")));
+        assert!(!capitalised_mid_sentence(text, at("The")));
+        assert!(!capitalised_mid_sentence(text, at("Session")));
+        assert!(!capitalised_mid_sentence(text, at("Title")));
+        assert!(!capitalised_mid_sentence(text, at("latex")));
+    }
+
+    #[test]
+    fn package_lists_linter_output_and_logs_are_listings() {
+        let text = "Plotting fails with hue\n\
+                    Package    Version\n\
+                    numpy      1.26.4\n\
+                    pandas     2.1.0\n\
+                    matplotlib 3.8.2\n\
+                    then it says\n\
+                    src/a.py:12:5: E501 line too long\n\
+                    src/b.py:3:1: F401 unused import\n\
+                    src/c.py:9:80: E501 line too long\n";
+        let spans = listing_spans(text);
+        let listed: Vec<&str> = crate::query::identifiers(text)
+            .filter(|(p, _)| within(&spans, *p))
+            .map(|(_, id)| id)
+            .collect();
+        for w in ["numpy", "pandas", "matplotlib", "unused", "long"] {
+            assert!(listed.contains(&w), "{w}: {listed:?}");
+        }
+        for w in ["Plotting", "hue", "then", "says"] {
+            assert!(!listed.contains(&w), "{w}: {listed:?}");
+        }
+    }
+}
