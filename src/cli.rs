@@ -77,6 +77,15 @@ pub enum Command {
         /// the tree at call time.
         #[arg(long)]
         no_prefetch: bool,
+        /// Do not use the repository's history. By default past commits
+        /// whose messages resemble the task count as evidence for the files
+        /// they changed (BugLocator's similar-report score, Zhou et al. ICSE
+        /// 2012): one `git log` of the last 5,000 non-merge commits (commits
+        /// changing more than 50 files skipped) per repository and HEAD,
+        /// cached, within the call's deadline; only files the walk admits
+        /// are scored and no commit message is shown.
+        #[arg(long)]
+        no_history: bool,
     },
     /// Run the whole loop for TASK and print the ranked files (the `retrieve` tool's result).
     Retrieve(RetrieveArgs),
@@ -150,6 +159,15 @@ pub struct RetrieveArgs {
           help = help("Wall-clock deadline in ms", &DEADLINE_MS,
               "; past it the best files found so far are returned, marked `truncated`."))]
     pub deadline_ms: u64,
+    /// Do not use the repository's history. By default past commits
+    /// whose messages resemble the task count as evidence for the files
+    /// they changed (BugLocator's similar-report score, Zhou et al. ICSE
+    /// 2012): one `git log` of the last 5,000 non-merge commits (commits
+    /// changing more than 50 files skipped) per repository and HEAD,
+    /// cached, within the call's deadline; only files the walk admits
+    /// are scored and no commit message is shown.
+    #[arg(long)]
+    pub no_history: bool,
     /// Output format. Default: text, or taken from --out's extension (.json, .md).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -197,6 +215,7 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
     let engine = Engine::new(EngineOptions {
         allow_hidden_root: args.allow_hidden_root,
         hidden_whitelisted: args.hidden_whitelisted,
+        no_history: args.no_history,
         ..Default::default()
     });
     let task = args.task.clone();

@@ -13,6 +13,7 @@ mod evidence;
 mod expand;
 mod fuzz_regressions;
 mod gaps;
+mod history;
 mod languages;
 mod mcp_tools;
 mod odd_files;

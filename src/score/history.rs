@@ -1,0 +1,71 @@
+//! The history pass: files that past commits resembling the task changed
+//! gain evidence ([`crate::history::RepoHistory::past_fixes`], BugLocator's
+//! similar-report score). Fused conservatively, at rank level: the files of
+//! the best [`HISTORY_TOP`] history scores gain a share of the best raw score
+//! that falls with their history rank (`Weights::history / (1 + rank)`,
+//! times their history score relative to the best), so the signal reorders
+//! close calls and lifts a file the lexical signal missed without swamping
+//! it. Only candidates the walk admitted, with evidence of their own from
+//! the passes before, are scored.
+
+use super::stage::{Pass, ScoreContext};
+use super::Scored;
+use crate::history::RepoHistory;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Files, best history score first, that gain evidence.
+pub const HISTORY_TOP: usize = 10;
+
+/// The history pass over one repository's bounded history.
+pub struct History(pub Arc<RepoHistory>);
+
+impl Pass for History {
+    fn name(&self) -> &str {
+        "history"
+    }
+
+    fn run(&self, ctx: &mut ScoreContext, scored: &mut Vec<Scored>) {
+        let w = ctx.weights.history;
+        if w <= 0.0 || self.0.is_empty() || (ctx.stop)() {
+            return;
+        }
+        let allowed: HashMap<&str, usize> = ctx
+            .cands
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.allowed)
+            .map(|(i, c)| (c.rel, i))
+            .collect();
+        let fixes = self.0.past_fixes(ctx.query, |p| allowed.contains_key(p));
+        let Some(top) = fixes.first().map(|f| f.score).filter(|s| *s > 0.0) else {
+            return;
+        };
+        let best = scored.iter().map(|s| s.raw).fold(0.0, f64::max).max(1.0);
+        let at: HashMap<usize, usize> = scored
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.raw > 0.0)
+            .map(|(i, s)| (s.idx, i))
+            .collect();
+        // Only files with evidence of their own: a commit that added a whole
+        // tree ("initial layout") would otherwise lift files the task says
+        // nothing about.
+        let fixes = fixes
+            .iter()
+            .filter(|f| at.contains_key(&allowed[f.path.as_str()]));
+        for (rank, f) in fixes.take(HISTORY_TOP).enumerate() {
+            let share = w * (f.score / top) / (1.0 + rank as f64);
+            if share < 1e-3 {
+                continue;
+            }
+            let pos = at[&allowed[f.path.as_str()]];
+            scored[pos].raw += share * best;
+            scored[pos].reasons.push(format!(
+                "changed by {} past commit(s) like the task (closest {}; +{share:.2} of the best score)",
+                f.commits, f.best
+            ));
+        }
+        scored.sort_by(|a, b| b.raw.total_cmp(&a.raw));
+    }
+}
