@@ -94,7 +94,7 @@ pub struct Engine {
     /// Calls running now: [`Engine::prefetch`] pauses while there are any.
     busy: AtomicUsize,
     /// The histories read so far, one `git log` per repository and commit.
-    histories: HistoryCache,
+    histories: Arc<HistoryCache>,
 }
 
 /// Counts a call as running while it lives.
@@ -127,7 +127,7 @@ impl Engine {
             corpus: Corpus::default(),
             sessions: Sessions::default(),
             busy: AtomicUsize::new(0),
-            histories: HistoryCache::default(),
+            histories: Arc::default(),
         }
     }
 
@@ -223,25 +223,22 @@ impl Engine {
     }
 
     /// The engine's pipeline for a call on `root`, plus the history pass
-    /// when `source` (default [`HistorySource::Discover`]) yields a history
-    /// and the engine's `no_history` is not set. The `git log` runs once per
-    /// repository and commit (cached), within the call's `limits`: stopped
-    /// by them, the call goes on without history.
-    fn pipeline_for(
-        &self,
-        root: &std::path::Path,
-        source: Option<&HistorySource>,
-        limits: &Limits,
-    ) -> Pipeline {
+    /// (`source`, default [`HistorySource::Discover`]) unless the engine's
+    /// `no_history` is set. The pass reads the history when it first runs:
+    /// one `git log` per repository and commit (cached in the engine),
+    /// within the call's deadline and cancellation; stopped by them, the
+    /// call goes on without history.
+    fn pipeline_for(&self, root: &std::path::Path, source: Option<&HistorySource>) -> Pipeline {
         let mut pipeline = self.options.pipeline.clone();
-        if self.options.no_history {
+        let source = source.cloned().unwrap_or_default();
+        if self.options.no_history || source == HistorySource::Off {
             return pipeline;
         }
-        let source = source.unwrap_or(&HistorySource::Discover);
-        let stop = || limits.hit().is_some();
-        if let Some(h) = self.histories.get(source, root, &stop) {
-            pipeline.scorer = pipeline.scorer.with_pass(crate::score::History(h));
-        }
+        pipeline.scorer = pipeline.scorer.with_pass(crate::score::History::new(
+            self.histories.clone(),
+            source,
+            root.to_path_buf(),
+        ));
         pipeline
     }
 
@@ -300,7 +297,7 @@ impl Engine {
         if let Some(weights) = opts.weights {
             session.weights = weights.clone();
         }
-        session.pipeline = self.pipeline_for(&session.config.root, opts.history, &limits);
+        session.pipeline = self.pipeline_for(&session.config.root, opts.history);
         session.limits = limits.clone();
         session.reuse_walk = true;
         loop {
@@ -368,7 +365,7 @@ impl Engine {
                 let cfg = self.config(&p)?;
                 let session = self.sessions.create(cfg);
                 let mut s = session.lock().expect("session poisoned");
-                s.pipeline = self.pipeline_for(&s.config.root, opts.history, &limits);
+                s.pipeline = self.pipeline_for(&s.config.root, opts.history);
                 s.limits = limits;
                 let mut out = s.dispatch(&self.corpus, &[], &[], &[])?;
                 out.stats.elapsed_ms = start.elapsed().as_millis() as u64;

@@ -10,15 +10,36 @@
 
 use super::stage::{Pass, ScoreContext};
 use super::Scored;
-use crate::history::RepoHistory;
+use crate::history::{HistoryCache, HistorySource, RepoHistory};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 /// Files, best history score first, that gain evidence.
 pub const HISTORY_TOP: usize = 10;
 
-/// The history pass over one repository's bounded history.
-pub struct History(pub Arc<RepoHistory>);
+/// The history pass of one call: the history `source` names for `root`,
+/// read from `cache` the first time the pass runs (after the passes that
+/// parse, so a call that must stop early stops before any `git` runs),
+/// within the call's deadline and cancellation.
+pub struct History {
+    cache: Arc<HistoryCache>,
+    source: HistorySource,
+    root: PathBuf,
+    loaded: OnceLock<Option<Arc<RepoHistory>>>,
+}
+
+impl History {
+    /// The pass for a call on `root` (canonical), reading `source` through `cache`.
+    pub fn new(cache: Arc<HistoryCache>, source: HistorySource, root: PathBuf) -> History {
+        History {
+            cache,
+            source,
+            root,
+            loaded: OnceLock::new(),
+        }
+    }
+}
 
 impl Pass for History {
     fn name(&self) -> &str {
@@ -27,9 +48,15 @@ impl Pass for History {
 
     fn run(&self, ctx: &mut ScoreContext, scored: &mut Vec<Scored>) {
         let w = ctx.weights.history;
-        if w <= 0.0 || self.0.is_empty() || (ctx.stop)() {
+        if w <= 0.0 || (ctx.stop)() {
             return;
         }
+        let loaded = self
+            .loaded
+            .get_or_init(|| self.cache.get(&self.source, &self.root, ctx.stop));
+        let Some(history) = loaded.as_ref().filter(|h| !h.is_empty()) else {
+            return;
+        };
         let allowed: HashMap<&str, usize> = ctx
             .cands
             .iter()
@@ -37,7 +64,7 @@ impl Pass for History {
             .filter(|(_, c)| c.allowed)
             .map(|(i, c)| (c.rel, i))
             .collect();
-        let fixes = self.0.past_fixes(ctx.query, |p| allowed.contains_key(p));
+        let fixes = history.past_fixes(ctx.query, |p| allowed.contains_key(p));
         let Some(top) = fixes.first().map(|f| f.score).filter(|s| *s > 0.0) else {
             return;
         };
