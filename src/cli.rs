@@ -168,6 +168,21 @@ pub struct RetrieveArgs {
     /// are scored and no commit message is shown.
     #[arg(long)]
     pub no_history: bool,
+    /// Read the history signal's commits from this git directory (a bare
+    /// repository or a `.git`, whose top level is --root) instead of the
+    /// root's own repository; with --history-commit.
+    #[arg(
+        long,
+        value_name = "GIT_DIR",
+        requires = "history_commit",
+        conflicts_with = "no_history"
+    )]
+    pub history_git_dir: Option<PathBuf>,
+    /// The commit the history starts from (nothing after it is read), with
+    /// --history-git-dir: a tree extracted at an old commit sees the history
+    /// of that commit only.
+    #[arg(long, value_name = "REV", requires = "history_git_dir")]
+    pub history_commit: Option<String>,
     /// Output format. Default: text, or taken from --out's extension (.json, .md).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -219,6 +234,12 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
         ..Default::default()
     });
     let task = args.task.clone();
+    let history = match (args.history_git_dir, args.history_commit) {
+        (Some(git_dir), Some(commit)) => {
+            Some(crate::history::HistorySource::At { git_dir, commit })
+        }
+        _ => None,
+    };
     let progress = Progress::start();
     let out = engine
         .retrieve_with(
@@ -237,6 +258,7 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
             },
             &CallOptions {
                 progress: Some(&|done, total, msg| progress.cycle(done, total, msg)),
+                history: history.as_ref(),
                 ..Default::default()
             },
         )

@@ -47,6 +47,11 @@ pub const MAX_FILES_PER_COMMIT: usize = 50;
 pub const MAX_MESSAGE_BYTES: usize = 4 * 1024;
 /// Bytes of `git log` output read at most; the rest is left unread.
 pub const MAX_LOG_BYTES: usize = 64 * 1024 * 1024;
+/// Commits, most similar first, whose files a query's score counts: the long
+/// tail of commits sharing one common word with the task made files that
+/// change with every commit (`CHANGELOG.md`, `Cargo.lock`, the main module)
+/// the best-scored (dev-rust, ripgrep: a changelog ranked first).
+pub const MAX_SIMILAR: usize = 30;
 /// Histories a [`HistoryCache`] keeps (one per repository and commit).
 pub const CACHED_HISTORIES: usize = 8;
 
@@ -207,8 +212,8 @@ impl RepoHistory {
     }
 
     /// BugLocator's similar-report score of each file `admitted` lets
-    /// through: for every past commit whose message shares a term with the
-    /// query, its cosine similarity to the query (tf-idf over the commit
+    /// through: for each of the [`MAX_SIMILAR`] past commits whose messages
+    /// are most similar to the query, its cosine similarity to the query (tf-idf over the commit
     /// messages; the query's term weights as its tf) divided by the number of
     /// files the commit changed, summed per file. Best first; files with no
     /// similar commit are absent. Paths `admitted` refuses (not in the walk's
@@ -232,13 +237,15 @@ impl RepoHistory {
             return Vec::new();
         }
         let qnorm = qnorm.sqrt();
+        let mut sims: Vec<(u32, f32)> = dot
+            .into_iter()
+            .filter(|&(c, _)| self.norms[c as usize] > 0.0)
+            .map(|(c, d)| (c, d / (qnorm * self.norms[c as usize])))
+            .collect();
+        sims.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        sims.truncate(MAX_SIMILAR);
         let mut by_file: FxHashMap<u32, (f64, usize, u32, f32)> = FxHashMap::default();
-        for (&c, &d) in &dot {
-            let norm = self.norms[c as usize];
-            if norm == 0.0 {
-                continue;
-            }
-            let sim = d / (qnorm * norm);
+        for (c, sim) in sims {
             let files = &self.commits[c as usize].files;
             let share = f64::from(sim) / files.len() as f64;
             for &f in files {

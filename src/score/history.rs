@@ -3,13 +3,14 @@
 //! similar-report score). Fused conservatively, at rank level: the files of
 //! the best [`HISTORY_TOP`] history scores gain a share of the best raw score
 //! that falls with their history rank (`Weights::history / (1 + rank)`,
-//! times their history score relative to the best), so the signal reorders
+//! times their history score relative to the best and the file's prior for
+//! tests, docs and non-source files), so the signal reorders
 //! close calls and lifts a file the lexical signal missed without swamping
 //! it. Only candidates the walk admitted, with evidence of their own from
 //! the passes before, are scored.
 
 use super::stage::{Pass, ScoreContext};
-use super::Scored;
+use super::{prior, Scored};
 use crate::history::{HistoryCache, HistorySource, RepoHistory};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -82,11 +83,15 @@ impl Pass for History {
             .iter()
             .filter(|f| at.contains_key(&allowed[f.path.as_str()]));
         for (rank, f) in fixes.take(HISTORY_TOP).enumerate() {
-            let share = w * (f.score / top) / (1.0 + rank as f64);
+            let idx = allowed[f.path.as_str()];
+            // Tests, docs and other non-source files are discounted here as
+            // in their lexical score: fixes land in source files.
+            let share =
+                w * (f.score / top) / (1.0 + rank as f64) * prior(&ctx.cands[idx], ctx.weights).0;
             if share < 1e-3 {
                 continue;
             }
-            let pos = at[&allowed[f.path.as_str()]];
+            let pos = at[&idx];
             scored[pos].raw += share * best;
             scored[pos].reasons.push(format!(
                 "changed by {} past commit(s) like the task (closest {}; +{share:.2} of the best score)",
