@@ -94,7 +94,7 @@ impl Pass for History {
             let pos = at[&idx];
             scored[pos].raw += share * best;
             scored[pos].reasons.push(format!(
-                "changed by {} past commit(s) like the task (closest {}; +{share:.2} of the best score)",
+                "changed by {} past commit(s) like the task (closest {}; +{share:.3} of the best score)",
                 f.commits, f.best
             ));
         }
