@@ -77,6 +77,15 @@ pub enum Command {
         /// the tree at call time.
         #[arg(long)]
         no_prefetch: bool,
+        /// Do not use the repository's history. By default past commits
+        /// whose messages resemble the task count as evidence for the files
+        /// they changed (BugLocator's similar-report score, Zhou et al. ICSE
+        /// 2012): one `git log` of the last 5,000 non-merge commits (commits
+        /// changing more than 50 files skipped) per repository and HEAD,
+        /// cached, within the call's deadline; only files the walk admits
+        /// are scored and no commit message is shown.
+        #[arg(long)]
+        no_history: bool,
     },
     /// Run the whole loop for TASK and print the ranked files (the `retrieve` tool's result).
     Retrieve(RetrieveArgs),
@@ -150,6 +159,30 @@ pub struct RetrieveArgs {
           help = help("Wall-clock deadline in ms", &DEADLINE_MS,
               "; past it the best files found so far are returned, marked `truncated`."))]
     pub deadline_ms: u64,
+    /// Do not use the repository's history. By default past commits
+    /// whose messages resemble the task count as evidence for the files
+    /// they changed (BugLocator's similar-report score, Zhou et al. ICSE
+    /// 2012): one `git log` of the last 5,000 non-merge commits (commits
+    /// changing more than 50 files skipped) per repository and HEAD,
+    /// cached, within the call's deadline; only files the walk admits
+    /// are scored and no commit message is shown.
+    #[arg(long)]
+    pub no_history: bool,
+    /// Read the history signal's commits from this git directory (a bare
+    /// repository or a `.git`, whose top level is --root) instead of the
+    /// root's own repository; with --history-commit.
+    #[arg(
+        long,
+        value_name = "GIT_DIR",
+        requires = "history_commit",
+        conflicts_with = "no_history"
+    )]
+    pub history_git_dir: Option<PathBuf>,
+    /// The commit the history starts from (nothing after it is read), with
+    /// --history-git-dir: a tree extracted at an old commit sees the history
+    /// of that commit only.
+    #[arg(long, value_name = "REV", requires = "history_git_dir")]
+    pub history_commit: Option<String>,
     /// Output format. Default: text, or taken from --out's extension (.json, .md).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -197,9 +230,16 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
     let engine = Engine::new(EngineOptions {
         allow_hidden_root: args.allow_hidden_root,
         hidden_whitelisted: args.hidden_whitelisted,
+        no_history: args.no_history,
         ..Default::default()
     });
     let task = args.task.clone();
+    let history = match (args.history_git_dir, args.history_commit) {
+        (Some(git_dir), Some(commit)) => {
+            Some(crate::history::HistorySource::At { git_dir, commit })
+        }
+        _ => None,
+    };
     let progress = Progress::start();
     let out = engine
         .retrieve_with(
@@ -218,6 +258,7 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
             },
             &CallOptions {
                 progress: Some(&|done, total, msg| progress.cycle(done, total, msg)),
+                history: history.as_ref(),
                 ..Default::default()
             },
         )

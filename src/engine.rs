@@ -7,6 +7,7 @@ use crate::config::{BUDGET_TOKENS, HIGH_THRESHOLD, LIMIT, MAX_CYCLES, MIN_HIGH};
 use crate::corpus::Corpus;
 use crate::corpus::{Doc, Skip, MAX_FILE_BYTES};
 use crate::error::{Error, Result};
+use crate::history::{HistoryCache, HistorySource};
 use crate::pipeline::Pipeline;
 use crate::request::{
     CallOptions, DispatchRequest, EvaluateRequest, Judgment, RefineRequest, RetrieveRequest,
@@ -54,6 +55,10 @@ pub struct EngineOptions {
     /// ([`Engine::prefetch`]; `serve --no-prefetch` turns it off). Only
     /// `serve` looks at it.
     pub prefetch: bool,
+    /// Turn the history signal off (`--no-history`): no `git log` runs and
+    /// past commits add no evidence. Default: on, read from the root's
+    /// repository (see [`crate::history`]).
+    pub no_history: bool,
 }
 
 /// Bytes of file text [`Engine::prefetch`] reads at most (files in path
@@ -88,6 +93,8 @@ pub struct Engine {
     sessions: Sessions,
     /// Calls running now: [`Engine::prefetch`] pauses while there are any.
     busy: AtomicUsize,
+    /// The histories read so far, one `git log` per repository and commit.
+    histories: Arc<HistoryCache>,
 }
 
 /// Counts a call as running while it lives.
@@ -120,6 +127,7 @@ impl Engine {
             corpus: Corpus::default(),
             sessions: Sessions::default(),
             busy: AtomicUsize::new(0),
+            histories: Arc::default(),
         }
     }
 
@@ -214,6 +222,26 @@ impl Engine {
         Ok(done)
     }
 
+    /// The engine's pipeline for a call on `root`, plus the history pass
+    /// (`source`, default [`HistorySource::Discover`]) unless the engine's
+    /// `no_history` is set. The pass reads the history when it first runs:
+    /// one `git log` per repository and commit (cached in the engine),
+    /// within the call's deadline and cancellation; stopped by them, the
+    /// call goes on without history.
+    fn pipeline_for(&self, root: &std::path::Path, source: Option<&HistorySource>) -> Pipeline {
+        let mut pipeline = self.options.pipeline.clone();
+        let source = source.cloned().unwrap_or_default();
+        if self.options.no_history || source == HistorySource::Off {
+            return pipeline;
+        }
+        pipeline.scorer = pipeline.scorer.with_pass(crate::score::History::new(
+            self.histories.clone(),
+            source,
+            root.to_path_buf(),
+        ));
+        pipeline
+    }
+
     /// Waits while a call runs; false once `cancel` is cancelled.
     fn idle(&self, cancel: &CancellationToken) -> bool {
         while self.busy.load(Ordering::SeqCst) > 0 && !cancel.is_cancelled() {
@@ -269,7 +297,7 @@ impl Engine {
         if let Some(weights) = opts.weights {
             session.weights = weights.clone();
         }
-        session.pipeline = self.options.pipeline.clone();
+        session.pipeline = self.pipeline_for(&session.config.root, opts.history);
         session.limits = limits.clone();
         session.reuse_walk = true;
         loop {
@@ -337,8 +365,8 @@ impl Engine {
                 let cfg = self.config(&p)?;
                 let session = self.sessions.create(cfg);
                 let mut s = session.lock().expect("session poisoned");
+                s.pipeline = self.pipeline_for(&s.config.root, opts.history);
                 s.limits = limits;
-                s.pipeline = self.options.pipeline.clone();
                 let mut out = s.dispatch(&self.corpus, &[], &[], &[])?;
                 out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
                 return Ok(out);

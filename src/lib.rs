@@ -50,6 +50,7 @@ mod corpus;
 pub mod engine;
 pub mod error;
 mod gaps;
+pub mod history;
 mod lang;
 mod limits;
 pub mod pipeline;

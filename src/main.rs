@@ -34,6 +34,7 @@ fn main() -> ExitCode {
             allow_hidden_root,
             deadline_ms,
             no_prefetch,
+            no_history,
         } => ctxloop::server::server_roots(root, &allow_root, allow_hidden_root)
             .and_then(|root| Ok((root, tokio::runtime::Runtime::new()?)))
             .and_then(|(root, rt)| {
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
                     hidden_whitelisted,
                     allow_hidden_root,
                     prefetch: !no_prefetch,
+                    no_history,
                     ..Default::default()
                 }));
                 // The blocking stdin reader would keep the runtime alive: end now.

@@ -3,6 +3,7 @@
 //! into these, so the dependency points from the edges inward.
 
 use crate::error::{Error, Result};
+use crate::history::HistorySource;
 use crate::score::Weights;
 use tokio_util::sync::CancellationToken;
 
@@ -133,6 +134,11 @@ pub struct CallOptions<'a> {
     pub cancel: Option<&'a CancellationToken>,
     /// Called after each cycle of `retrieve` (`dispatch` does not call it).
     pub progress: Option<Progress<'a>>,
+    /// Where the history signal's commits come from (default: the root's
+    /// repository at its `HEAD`, [`HistorySource::Discover`]; ignored when
+    /// the engine's `no_history` is set). `ctxloop bench` passes the task's
+    /// repository and `base_commit`.
+    pub history: Option<&'a HistorySource>,
 }
 
 #[cfg(test)]

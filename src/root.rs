@@ -184,7 +184,7 @@ pub fn scratch_git(dir: &Path, args: &[&str]) -> Option<String> {
 /// `core.fsmonitor` hook, and every `filter.<driver>.clean`/`.process` the
 /// repository's configuration names emptied (`git status` runs a clean filter
 /// on a file whose stat data changed). Reading the configuration runs nothing.
-fn provenance_config(root: &Path) -> Vec<String> {
+pub(crate) fn provenance_config(root: &Path) -> Vec<String> {
     let mut args = vec!["-c".to_string(), "core.fsmonitor=false".to_string()];
     let drivers = git_command()
         .arg("-C")

@@ -1,7 +1,8 @@
 //! The whole `retrieve` answer on each committed fixture, pinned as an insta
 //! snapshot: what the tools return must not change when code moves. Only what
 //! depends on the machine or the clock is redacted (`root.path`, the git
-//! provenance of the checkout the fixtures sit in, `stats.elapsed_ms`).
+//! provenance of the checkout the fixtures sit in, `stats.elapsed_ms`). The
+//! checkout's history is not the fixtures' own: it is off (`--no-history`).
 //!
 //! A snapshot that changes is either a bug in a move or a deliberate change of
 //! behaviour; the latter is accepted (`cargo insta review`) in a commit that
@@ -13,13 +14,20 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_ctxloop");
 
-/// `ctxloop retrieve TASK --root tests/fixtures/NAME --format json`, redacted.
+/// `ctxloop retrieve TASK --no-history --root tests/fixtures/NAME --format json`, redacted.
 fn retrieve_json(fixture: &str, task: &str) -> Value {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(fixture);
     let out = Command::new(BIN)
-        .args(["retrieve", task, "--format", "json", "--root"])
+        .args([
+            "retrieve",
+            task,
+            "--no-history",
+            "--format",
+            "json",
+            "--root",
+        ])
         .arg(&root)
         .output()
         .expect("the binary runs");

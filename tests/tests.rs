@@ -13,6 +13,7 @@ mod evidence;
 mod expand;
 mod fuzz_regressions;
 mod gaps;
+mod history;
 mod languages;
 mod links;
 mod mcp_tools;

@@ -253,7 +253,7 @@ impl<'a> Driver<'a> {
             warm_ms: None,
         });
         if let Some(&first) = members.first() {
-            self.probe_and_warm(&tree.dir, repo, short, first);
+            self.probe_and_warm(&tree.dir, git_dir, repo, short, first);
         }
         let ctx = TreeRun {
             git_dir,
@@ -282,7 +282,14 @@ impl<'a> Driver<'a> {
 
     /// With `--timing`, a cold and a warm call on a fresh engine; when
     /// [`Driver::warms`], an untimed call on the run's engine.
-    fn probe_and_warm(&mut self, tree: &Path, repo: &str, short: &str, first: usize) {
+    fn probe_and_warm(
+        &mut self,
+        tree: &Path,
+        git_dir: &Path,
+        repo: &str,
+        short: &str,
+        first: usize,
+    ) {
         let (args, depth) = (self.args, self.cutoffs.depth);
         if args.timing {
             self.progress
@@ -295,6 +302,7 @@ impl<'a> Driver<'a> {
                     e,
                     task,
                     tree,
+                    git_dir,
                     args.max_cycles,
                     &Weights::default(),
                     depth,
@@ -317,6 +325,7 @@ impl<'a> Driver<'a> {
                 &self.engine,
                 &self.tasks[first],
                 tree,
+                git_dir,
                 1,
                 &Weights::default(),
                 depth,
@@ -419,6 +428,7 @@ impl<'a> Driver<'a> {
                     &self.engine,
                     task,
                     tree,
+                    ctx.git_dir,
                     *max_cycles,
                     weights.as_ref().map_or(&Weights::default(), |(_, w)| w),
                     self.cutoffs.depth,

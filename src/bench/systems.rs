@@ -114,11 +114,15 @@ pub(super) fn existing_files<'a>(
 }
 
 /// One `retrieve` call of the engine on `task`, scored; `edit` is the task's
-/// gold edit (the bench's ground truth; the engine never sees it).
+/// gold edit (the bench's ground truth; the engine never sees it). `git_dir`
+/// is the task's repository: the engine's history signal reads it up to the
+/// task's `base_commit` and never past it (the fix is a later commit).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run_engine(
     engine: &Engine,
     task: &Task,
     tree: &Path,
+    git_dir: &Path,
     max_cycles: usize,
     weights: &Weights,
     depth: usize,
@@ -131,11 +135,16 @@ pub(super) fn run_engine(
         max_cycles: Some(max_cycles as _),
         ..Default::default()
     };
+    let history = crate::history::HistorySource::At {
+        git_dir: git_dir.to_path_buf(),
+        commit: task.base_commit.clone(),
+    };
     let start = Instant::now();
     let result = engine.retrieve_with(
         params,
         &crate::request::CallOptions {
             weights: Some(weights),
+            history: Some(&history),
             ..Default::default()
         },
     );

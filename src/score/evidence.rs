@@ -69,6 +69,16 @@ pub enum Evidence {
         /// The share of the best raw score added.
         share: f64,
     },
+    /// Past commits whose messages resemble the task changed the file
+    /// (the history signal, `score::history`).
+    History {
+        /// How many such commits changed it.
+        commits: usize,
+        /// The closest one's short id.
+        closest: String,
+        /// The share of the best raw score added.
+        share: f64,
+    },
     /// The agent judged the file's relevance.
     Judged(f64),
 }
@@ -102,6 +112,14 @@ impl fmt::Display for Evidence {
                 write!(f, "uses {} from {from}", names.join(", "))
             }
             Evidence::Named(n) => f.write_str(&n.reason()),
+            Evidence::History {
+                commits,
+                closest,
+                share,
+            } => write!(
+                f,
+                "changed by {commits} past commit(s) like the task (closest {closest}; +{share:.3} of the best score)"
+            ),
             Evidence::NamedAmong { named, fits } => {
                 write!(f, "{}, one of {fits} files it fits", named.reason())
             }

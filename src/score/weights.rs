@@ -77,6 +77,11 @@ pub struct Weights {
     /// matching files (IDF ln 2 at tf 1); the pinned fixtures' high files
     /// have 1.5 or more.
     pub min_bm25: f64,
+    /// Share of the best raw score given to the file past commits like the
+    /// task changed most (the `history` pass, `src/score/history.rs`: the
+    /// k-th file by history score gets `history / k`, scaled by its score
+    /// relative to the best; 0 turns the signal off).
+    pub history: f64,
 }
 
 impl Default for Weights {
@@ -103,6 +108,7 @@ impl Default for Weights {
             gap_floor: 0.62,
             later_discount: 0.9,
             min_bm25: 0.5,
+            history: 0.3,
         }
     }
 }
@@ -131,6 +137,7 @@ impl Weights {
             "gap_floor" => &mut self.gap_floor,
             "later_discount" => &mut self.later_discount,
             "min_bm25" => &mut self.min_bm25,
+            "history" => &mut self.history,
             "parse_cap" => {
                 self.parse_cap = value as usize;
                 return Ok(());
