@@ -582,6 +582,12 @@ impl PostProcess for Snippets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The snippets of `text` (as file `rel`) for `task`.
+    fn snippets_for(rel: &str, text: &str, task: &str) -> Vec<Snippet> {
+        let doc = crate::corpus::Doc::for_test(rel, text);
+        snippets(&doc, &TaskQuery::new(task, &[]), &[], &|| false)
+    }
     use crate::types::Tier;
 
     fn file(path: &str, lines: &[(usize, usize, usize)]) -> File {
@@ -684,18 +690,22 @@ mod tests {
         }
         text.push_str("    raise ValueError(\"width must be at least four\")\n");
         text.push_str("    return width\n\ndef other():\n    return 1\n");
-        let doc = crate::corpus::Doc::for_test("r.py", &text);
-        let q = TaskQuery::new("render raises ValueError: width must be at least four", &[]);
-        let sn = snippets(&doc, &q, &[], &|| false);
+        let sn = snippets_for(
+            "r.py",
+            &text,
+            "render raises ValueError: width must be at least four",
+        );
         assert_eq!((sn[0].start_line, sn[0].end_line), (1, 100), "{:?}", sn[0]);
     }
 
     #[test]
     fn neighbouring_definitions_are_one_snippet() {
         let text = "import os\n\ndef load_token(p):\n    return open(p).read()\n\ndef save_token(p, t):\n    open(p, 'w').write(t)\n\ndef unrelated():\n    return 1\n";
-        let doc = crate::corpus::Doc::for_test("auth/store.py", text);
-        let q = TaskQuery::new("load_token and save_token lose the token", &[]);
-        let sn = snippets(&doc, &q, &[], &|| false);
+        let sn = snippets_for(
+            "auth/store.py",
+            text,
+            "load_token and save_token lose the token",
+        );
         assert_eq!(sn.len(), 1, "{sn:?}");
         assert_eq!((sn[0].start_line, sn[0].end_line), (3, 7));
         assert!(
@@ -792,9 +802,7 @@ mod tests {
     #[test]
     fn snippets_are_the_matching_definitions_with_one_based_lines() {
         let text = "import os\n\ndef unrelated():\n    return 1\n\ndef token_expiry(t):\n    return t.expiry\n";
-        let doc = crate::corpus::Doc::for_test("auth/token.py", text);
-        let q = TaskQuery::new("token expiry is wrong", &[]);
-        let sn = snippets(&doc, &q, &[], &|| false);
+        let sn = snippets_for("auth/token.py", text, "token expiry is wrong");
         assert_eq!(sn.len(), 1, "{sn:?}");
         assert_eq!((sn[0].start_line, sn[0].end_line), (6, 7));
         assert!(sn[0].text.starts_with("def token_expiry"));

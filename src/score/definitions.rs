@@ -177,15 +177,8 @@ mod tests {
             .iter()
             .map(|(r, t)| Arc::new(Doc::for_test(r, t)))
             .collect();
-        let cands: Vec<Candidate> = files
-            .iter()
-            .zip(&docs)
-            .map(|((rel, _), doc)| Candidate {
-                rel,
-                doc,
-                allowed: true,
-            })
-            .collect();
+        let rels: Vec<&str> = files.iter().map(|(rel, _)| *rel).collect();
+        let cands = super::super::test_candidates(&rels, &docs);
         let q = TaskQuery::new(task, &[]);
         score(
             &cands,

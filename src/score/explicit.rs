@@ -146,15 +146,7 @@ mod tests {
             .iter()
             .map(|r| std::sync::Arc::new(crate::corpus::Doc::for_test(r, "x = 1\n")))
             .collect();
-        let cands: Vec<Candidate> = rels
-            .iter()
-            .zip(&docs)
-            .map(|(rel, doc)| Candidate {
-                rel,
-                doc,
-                allowed: true,
-            })
-            .collect();
+        let cands = super::super::test_candidates(rels, &docs);
         let mut scored = Vec::new();
         let q = TaskQuery::new(task, &[]);
         explicit_pass(

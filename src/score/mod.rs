@@ -105,6 +105,22 @@ pub struct Candidate<'a> {
     pub allowed: bool,
 }
 
+/// Allowed candidates of `rels` and their `docs`, zipped (unit tests).
+#[cfg(test)]
+pub(crate) fn test_candidates<'a, R: AsRef<str>>(
+    rels: &'a [R],
+    docs: &'a [Arc<Doc>],
+) -> Vec<Candidate<'a>> {
+    rels.iter()
+        .zip(docs)
+        .map(|(rel, doc)| Candidate {
+            rel: rel.as_ref(),
+            doc,
+            allowed: true,
+        })
+        .collect()
+}
+
 /// Scores every allowed candidate with the default [`Scorer`]; BM25's
 /// statistics come from the files sharing a term with the query (see
 /// [`Weights::idf_scope`]). Returns files with any evidence, best first; the first
@@ -190,15 +206,7 @@ mod tests {
         .map(|(rel, text)| Arc::new(Doc::for_test(rel, text)))
         .collect();
         let rels = ["src/billing/ledger.py", "src/auth/token.py"];
-        let cands: Vec<Candidate> = rels
-            .iter()
-            .zip(&docs)
-            .map(|(rel, doc)| Candidate {
-                rel,
-                doc,
-                allowed: true,
-            })
-            .collect();
+        let cands = test_candidates(&rels, &docs);
         let q = TaskQuery::new("token expiry is wrong in billing/ledger.py", &[]);
         let scored = score(
             &cands,
