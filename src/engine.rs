@@ -62,7 +62,7 @@ pub struct EngineOptions {
 }
 
 /// Bytes of file text [`Engine::prefetch`] reads at most (files in path
-/// order, each at most [`MAX_FILE_BYTES`]): below the corpus cache's bound,
+/// order, each at most `MAX_FILE_BYTES` (1 MiB)): below the corpus cache's bound,
 /// so prefetching never evicts and memory stays bounded on any tree.
 pub const PREFETCH_READ_BYTES: u64 = 384 * 1024 * 1024;
 /// Bytes of source [`Engine::prefetch`] parses at most (largest files first).

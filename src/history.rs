@@ -119,7 +119,7 @@ pub struct PastFixes {
 }
 
 impl RepoHistory {
-    /// Indexes `git log` output in the format [`log_args`] asks for; paths
+    /// Indexes `git log` output in the format `log_args` asks for; paths
     /// outside `prefix` (the root's place in the work tree, `""` or ending
     /// in `/`) are dropped, the others made relative to the root.
     pub fn parse(head: &str, log: &str, prefix: &str) -> RepoHistory {

@@ -435,7 +435,7 @@ fn first_lines_within(
 /// best). So the top file's best definitions come before a lower file's,
 /// a low-tier file gets text only when the files above it have theirs (and
 /// at most 1/12 of the budget), and a snippet that does not fit what is
-/// left is cut to the first lines that fit (at least [`MIN_CUT_TOKENS`] of
+/// left is cut to the first lines that fit (at least `MIN_CUT_TOKENS` (48) of
 /// room; the rest becomes a handle), else stays a handle, while smaller ones
 /// after it may still fit. The
 /// per-file part costs at most
