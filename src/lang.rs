@@ -695,13 +695,16 @@ mod tests {
         let clock = ParseClock::start();
         std::thread::sleep(parse_budget(0) * 2);
         assert!(clock.elapsed() < parse_budget(0));
-        // Work does count.
+        // Work does count: 100 ms of spinning is far more than 5 ms of CPU
+        // even on a loaded machine.
         let clock = ParseClock::start();
+        let wall = std::time::Instant::now();
         let mut x = 0u64;
-        while clock.elapsed() < std::time::Duration::from_millis(20) {
+        while wall.elapsed() < std::time::Duration::from_millis(100) {
             x = std::hint::black_box(x.wrapping_add(1));
         }
         assert!(x > 0);
+        assert!(clock.elapsed() >= std::time::Duration::from_millis(5));
     }
 
     #[test]

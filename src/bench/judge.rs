@@ -75,18 +75,11 @@ pub(super) fn run_judged(
             runs
         }
         Err(e) => {
-            let failed = SystemRun {
-                ranks: vec![None; task.gold_files.len()],
-                top: Vec::new(),
-                ms: start.elapsed().as_secs_f64() * 1e3,
-                engine_ms: None,
-                tokens: None,
-                cycles: None,
-                stop_reason: None,
-                not_in_tree: Vec::new(),
-                error: Some(e.to_string()),
-                answer: None,
-            };
+            let failed = SystemRun::failed(
+                task.gold_files.len(),
+                start.elapsed().as_secs_f64() * 1e3,
+                e.to_string(),
+            );
             vec![failed; max_cycles]
         }
     }

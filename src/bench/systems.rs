@@ -76,6 +76,24 @@ pub(super) struct SystemRun {
     pub(super) answer: Option<AnswerScore>,
 }
 
+impl SystemRun {
+    /// The run of a system that answered with an error: no file ranked.
+    pub(super) fn failed(gold_files: usize, ms: f64, error: String) -> SystemRun {
+        SystemRun {
+            ranks: vec![None; gold_files],
+            top: Vec::new(),
+            ms,
+            engine_ms: None,
+            tokens: None,
+            cycles: None,
+            stop_reason: None,
+            not_in_tree: Vec::new(),
+            error: Some(error),
+            answer: None,
+        }
+    }
+}
+
 /// How an engine answer's tiers and snippets meet the gold (issue 12 item 7,
 /// issue 13 item 1).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -168,18 +186,7 @@ pub(super) fn run_engine(
                 error: None,
             }
         }
-        Err(e) => SystemRun {
-            ranks: vec![None; task.gold_files.len()],
-            top: Vec::new(),
-            ms,
-            engine_ms: None,
-            tokens: None,
-            cycles: None,
-            stop_reason: None,
-            not_in_tree: Vec::new(),
-            error: Some(e.to_string()),
-            answer: None,
-        },
+        Err(e) => SystemRun::failed(task.gold_files.len(), ms, e.to_string()),
     }
 }
 
