@@ -75,25 +75,25 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         id: "python",
         extensions: &["py", "pyi"],
         grammar: python,
-        tags: include_str!("../queries/python/tags.scm"),
+        tags: include_str!("../../queries/python/tags.scm"),
     },
     LanguageSpec {
         id: "rust",
         extensions: &["rs"],
         grammar: rust,
-        tags: include_str!("../queries/rust/tags.scm"),
+        tags: include_str!("../../queries/rust/tags.scm"),
     },
     LanguageSpec {
         id: "javascript",
         extensions: &["js", "mjs", "cjs", "jsx"],
         grammar: javascript,
-        tags: include_str!("../queries/javascript/tags.scm"),
+        tags: include_str!("../../queries/javascript/tags.scm"),
     },
     LanguageSpec {
         id: "typescript",
         extensions: &["ts", "mts", "cts"],
         grammar: typescript,
-        tags: include_str!("../queries/typescript/tags.scm"),
+        tags: include_str!("../../queries/typescript/tags.scm"),
     },
     LanguageSpec {
         id: "tsx",
@@ -101,51 +101,51 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: tsx,
         // TSX is TypeScript plus JSX: the TypeScript query and JSX additions.
         tags: concat!(
-            include_str!("../queries/typescript/tags.scm"),
-            include_str!("../queries/tsx/tags.scm")
+            include_str!("../../queries/typescript/tags.scm"),
+            include_str!("../../queries/tsx/tags.scm")
         ),
     },
     LanguageSpec {
         id: "go",
         extensions: &["go"],
         grammar: go,
-        tags: include_str!("../queries/go/tags.scm"),
+        tags: include_str!("../../queries/go/tags.scm"),
     },
     LanguageSpec {
         id: "java",
         extensions: &["java"],
         grammar: java,
-        tags: include_str!("../queries/java/tags.scm"),
+        tags: include_str!("../../queries/java/tags.scm"),
     },
     LanguageSpec {
         id: "c",
         extensions: &["c", "h"],
         grammar: c,
-        tags: include_str!("../queries/c/tags.scm"),
+        tags: include_str!("../../queries/c/tags.scm"),
     },
     LanguageSpec {
         id: "cpp",
         extensions: &["cc", "cpp", "cxx", "hpp", "hh", "hxx"],
         grammar: cpp,
-        tags: include_str!("../queries/cpp/tags.scm"),
+        tags: include_str!("../../queries/cpp/tags.scm"),
     },
     LanguageSpec {
         id: "csharp",
         extensions: &["cs"],
         grammar: c_sharp,
-        tags: include_str!("../queries/csharp/tags.scm"),
+        tags: include_str!("../../queries/csharp/tags.scm"),
     },
     LanguageSpec {
         id: "ruby",
         extensions: &["rb"],
         grammar: ruby,
-        tags: include_str!("../queries/ruby/tags.scm"),
+        tags: include_str!("../../queries/ruby/tags.scm"),
     },
     LanguageSpec {
         id: "php",
         extensions: &["php"],
         grammar: php,
-        tags: include_str!("../queries/php/tags.scm"),
+        tags: include_str!("../../queries/php/tags.scm"),
     },
 ];
 
