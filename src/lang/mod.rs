@@ -3,8 +3,8 @@
 //! One row per language: id, file extensions, grammar, and a tags query
 //! (`queries/<lang>/tags.scm`) with tree-sitter's standard captures —
 //! `@definition.<kind>` / `@reference.<kind>` around a node and `@name` on its
-//! identifier. Adding a language is one row here and one `.scm` file. Files in
-//! languages without a row are still ranked lexically.
+//! identifier. Adding a language is one row in `table.rs` and one `.scm`
+//! file. Files in languages without a row are still ranked lexically.
 //!
 //! Extensions to the standard captures: `@definition.impl` (a Rust `impl`
 //! block, a container for methods), `@reference.method` (a call on a
