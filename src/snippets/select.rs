@@ -11,8 +11,8 @@ use crate::lang::{DefKind, Definition};
 use crate::query::TaskQuery;
 use crate::types::Snippet;
 
-/// Snippets chosen per file, best first; [`pack`] decides how many keep
-/// their text (by the file's tier).
+/// Snippets chosen per file, best first; [`pack`](super::pack) decides how
+/// many keep their text (by the file's tier).
 const MAX_SNIPPETS: usize = 5;
 /// A class or impl signature this many lines or fewer above a chosen snippet
 /// is merged into it (the lines between are the class's docstring and
