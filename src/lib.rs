@@ -24,11 +24,14 @@
 //!   weighted terms: `tokenize`, `termset`, `stopwords`), [`score`] (one file
 //!   per signal: `bm25`, `definitions`, `priors`, `neighbours`, `explicit`,
 //!   then `calibrate`; numbers in `weights`), `gaps` (missing context),
-//!   [`snippets`] (snippet selection and the token budget).
+//!   [`snippets`] (snippet selection in `select`, `evidence`, `cut`; the
+//!   token budget in `budget`).
 //! - reading the tree: `walk` lists files (`confine` keeps the walk
 //!   beneath the root, `safe_open` opens without following links),
 //!   `corpus` reads and caches them, `lang` finds symbols with
-//!   tree-sitter (`queries/<lang>/tags.scm`).
+//!   tree-sitter (`queries/<lang>/tags.scm`): the language table in
+//!   `lang/table.rs`, bounded parsing in `parse.rs` and `clock.rs`, the
+//!   query's matches in `tags.rs`.
 //! - the answer: [`types`] (the structured shapes, DESIGN §2) and [`render`]
 //!   (the text of every tool and the Markdown of `retrieve`); [`error`].
 //! - [`bench`](mod@bench): `ctxloop bench` on the development sets.

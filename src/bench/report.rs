@@ -43,6 +43,39 @@ pub(super) struct Summaries {
     pub(super) by_gold_files: BTreeMap<String, SliceSummary>,
 }
 
+impl Summaries {
+    /// The summaries of `systems` over every slice of `tasks`.
+    fn of(systems: &[String], tasks: &[TaskResult], cutoffs: &Cutoffs) -> Summaries {
+        let slice = |filter: &dyn Fn(&TaskResult) -> bool| -> SliceSummary {
+            systems
+                .iter()
+                .map(|s| {
+                    let runs: Vec<&SystemRun> = tasks
+                        .iter()
+                        .filter(|t| filter(t))
+                        .map(|t| &t.runs[s])
+                        .collect();
+                    (s.clone(), Summary::of(&runs, &cutoffs.acc, &cutoffs.recall))
+                })
+                .collect()
+        };
+        // One slice per value of `key` among the tasks, in key order.
+        let by = |key: &dyn Fn(&TaskResult) -> &str| -> BTreeMap<String, SliceSummary> {
+            let keys: BTreeSet<&str> = tasks.iter().map(key).collect();
+            keys.into_iter()
+                .map(|k| (k.to_string(), slice(&|t| key(t) == k)))
+                .collect()
+        };
+        Summaries {
+            overall: slice(&|_| true),
+            by_repo: by(&|t| t.repo.as_str()),
+            by_language: by(&|t| t.language.as_str()),
+            by_mentions_gold_file: by(&|t| mentions_key(t.mentions_gold_file)),
+            by_gold_files: by(&|t| gold_files_key(t.gold_files.len())),
+        }
+    }
+}
+
 /// The key of a task's slice by its number of gold files.
 pub(super) fn gold_files_key(n: usize) -> &'static str {
     if n >= 2 {
@@ -93,57 +126,7 @@ impl Report {
         trees: Vec<TreeInfo>,
         skipped: Vec<Skipped>,
     ) -> Report {
-        let slice = |filter: &dyn Fn(&TaskResult) -> bool| -> SliceSummary {
-            systems
-                .iter()
-                .map(|s| {
-                    let runs: Vec<&SystemRun> = tasks
-                        .iter()
-                        .filter(|t| filter(t))
-                        .map(|t| &t.runs[s])
-                        .collect();
-                    (s.clone(), Summary::of(&runs, &cutoffs.acc, &cutoffs.recall))
-                })
-                .collect()
-        };
-        let repos: BTreeSet<&str> = tasks.iter().map(|t| t.repo.as_str()).collect();
-        let languages: BTreeSet<&str> = tasks.iter().map(|t| t.language.as_str()).collect();
-        let mentions: BTreeSet<&str> = tasks
-            .iter()
-            .map(|t| mentions_key(t.mentions_gold_file))
-            .collect();
-        let summary = Summaries {
-            overall: slice(&|_| true),
-            by_repo: repos
-                .iter()
-                .map(|&r| (r.to_string(), slice(&|t| t.repo == r)))
-                .collect(),
-            by_language: languages
-                .iter()
-                .map(|&l| (l.to_string(), slice(&|t| t.language == l)))
-                .collect(),
-            by_mentions_gold_file: mentions
-                .iter()
-                .map(|&m| {
-                    (
-                        m.to_string(),
-                        slice(&|t| mentions_key(t.mentions_gold_file) == m),
-                    )
-                })
-                .collect(),
-            by_gold_files: tasks
-                .iter()
-                .map(|t| gold_files_key(t.gold_files.len()))
-                .collect::<BTreeSet<&str>>()
-                .into_iter()
-                .map(|k| {
-                    (
-                        k.to_string(),
-                        slice(&|t| gold_files_key(t.gold_files.len()) == k),
-                    )
-                })
-                .collect(),
-        };
+        let summary = Summaries::of(&systems, &tasks, cutoffs);
         Report {
             config: ReportConfig {
                 task_files: args.tasks.iter().map(|p| p.display().to_string()).collect(),

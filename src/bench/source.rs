@@ -1,7 +1,7 @@
 //! Which files are *source*: the candidate files of the source-only BM25
 //! baseline (the SWE-bench-style baseline, bench/README.md's "candidate source
-//! files"): code files of the language table ([`crate::lang::LANGUAGES`])
-//! outside test, spec, docs, example, benchmark and vendored paths, and not
+//! files"): code files of the language table (`LANGUAGES` in
+//! `src/lang/table.rs`) outside test, spec, docs, example, benchmark and vendored paths, and not
 //! named like a test by their language's convention.
 
 use crate::lang::language_of;

@@ -1,0 +1,240 @@
+//! Running a tags query over a parsed tree: definitions (placed in their
+//! parents, marked local inside a function) and references (with the name
+//! they are accessed on).
+
+use super::kinds::{DefKind, Definition, RefKind, Reference, Symbols};
+use super::table::Compiled;
+use std::collections::HashMap;
+use tree_sitter::{Node, QueryCursor, QueryCursorOptions, QueryMatch, StreamingIterator, Tree};
+
+/// The 1-based last line of `node`. A node that ends with its line's newline
+/// (a C `#define`, a Ruby or PHP statement) ends on that line, not the next.
+fn end_line(node: tree_sitter::Node) -> usize {
+    let (start, end) = (node.start_position(), node.end_position());
+    if end.column == 0 && end.row > start.row {
+        end.row
+    } else {
+        end.row + 1
+    }
+}
+
+/// The object `name` is accessed on (`a` in `a.b`), when it is a plain
+/// identifier.
+fn receiver_of(name: tree_sitter::Node, text: &str) -> Option<String> {
+    let access = name.parent()?;
+    if !matches!(
+        access.kind(),
+        "attribute" | "member_expression" | "selector_expression" | "field_expression"
+    ) {
+        return None;
+    }
+    let recv = name.prev_named_sibling()?;
+    (recv.kind() == "identifier")
+        .then(|| recv.utf8_text(text.as_bytes()).ok().map(str::to_string))
+        .flatten()
+}
+
+/// Runs the tags query over a parsed tree; `None` when `halt` (called every
+/// 100 query operations) returned true.
+pub(super) fn symbols_of(
+    c: &Compiled,
+    tree: &Tree,
+    text: &str,
+    halt: &dyn Fn() -> bool,
+) -> Option<Symbols> {
+    let mut found = Found::default();
+    let mut cursor = QueryCursor::new();
+    let halted = std::cell::Cell::new(false);
+    let mut progress = |_: &tree_sitter::QueryCursorState| {
+        halted.set(halt());
+        halted.get()
+    };
+    let mut matches = cursor.matches_with_options(
+        &c.query,
+        tree.root_node(),
+        text.as_bytes(),
+        QueryCursorOptions::new().progress_callback(&mut progress),
+    );
+    while let Some(m) = matches.next() {
+        let Some(Parts {
+            name,
+            name_text,
+            label,
+            node,
+            parent,
+        }) = match_parts(c, m, text)
+        else {
+            continue;
+        };
+        if let Some(kind) = label
+            .strip_prefix("definition.")
+            .and_then(DefKind::from_capture)
+        {
+            let def = definition(kind, name_text, parent, node, text);
+            found.define(def, node, m.pattern_index);
+        } else if let Some(kind) = label
+            .strip_prefix("reference.")
+            .and_then(RefKind::from_capture)
+        {
+            found.symbols.references.push(Reference {
+                receiver: receiver_of(name, text),
+                kind,
+                name: name_text.to_string(),
+                line: name.start_position().row + 1,
+            });
+        }
+    }
+    let mut out = found.symbols;
+    nest(&mut out.definitions, &mut found.spans);
+    out.references.dedup();
+    drop(matches);
+    (!halted.get()).then_some(out)
+}
+
+/// The captures of one match that make a symbol.
+struct Parts<'a, 't> {
+    /// The `@name` node and its text.
+    name: Node<'t>,
+    name_text: &'t str,
+    /// The other capture's label (`definition.<kind>` or
+    /// `reference.<kind>`) and node.
+    label: &'a str,
+    node: Node<'t>,
+    /// The `@parent` text.
+    parent: Option<&'t str>,
+}
+
+/// The [`Parts`] of one match; `None` when it lacks a name or the labelled
+/// capture, or the name is not UTF-8.
+fn match_parts<'a, 't>(
+    c: &'a Compiled,
+    m: &QueryMatch<'_, 't>,
+    text: &'t str,
+) -> Option<Parts<'a, 't>> {
+    let names = c.query.capture_names();
+    let mut name = None;
+    let mut outer = None;
+    let mut parent = None;
+    for cap in m.captures {
+        if cap.index == c.name_idx {
+            name = Some(cap.node);
+        } else if Some(cap.index) == c.parent_idx {
+            parent = cap.node.utf8_text(text.as_bytes()).ok();
+        } else {
+            outer = Some((names[cap.index as usize], cap.node));
+        }
+    }
+    let (Some(name), Some((label, node))) = (name, outer) else {
+        return None;
+    };
+    let name_text = name.utf8_text(text.as_bytes()).ok()?;
+    Some(Parts {
+        name,
+        name_text,
+        label,
+        node,
+        parent,
+    })
+}
+
+/// Where a definition's node is while the matches are read: (start byte,
+/// end byte, index in the definitions, pattern index, explicit parent).
+type Span = (usize, usize, usize, usize, bool);
+
+/// The symbols read so far, and the span of each definition.
+#[derive(Default)]
+struct Found {
+    symbols: Symbols,
+    spans: Vec<Span>,
+    /// (start byte, end byte) → index in `spans`.
+    by_range: HashMap<(usize, usize), usize>,
+}
+
+impl Found {
+    /// Adds `def`, found at `node` by the query's pattern `pattern`.
+    fn define(&mut self, def: Definition, node: Node, pattern: usize) {
+        // One definition per node: the earliest pattern in the file wins
+        // (e.g. Rust `method` before the generic `function`, a JavaScript
+        // arrow-function `const` before the generic constant), whatever
+        // order the cursor reports the matches in.
+        let (start, end) = (node.start_byte(), node.end_byte());
+        if let Some(r) = self
+            .by_range
+            .get(&(start, end))
+            .map(|&i| &mut self.spans[i])
+        {
+            if pattern < r.3 {
+                r.3 = pattern;
+                r.4 = def.parent.is_some();
+                self.symbols.definitions[r.2] = def;
+            }
+            return;
+        }
+        self.by_range.insert((start, end), self.spans.len());
+        self.spans.push((
+            start,
+            end,
+            self.symbols.definitions.len(),
+            pattern,
+            def.parent.is_some(),
+        ));
+        self.symbols.definitions.push(def);
+    }
+}
+
+/// A definition of `kind` named `name` at `node` (not yet placed in its
+/// parent: see [`nest`]).
+fn definition(
+    kind: DefKind,
+    name: &str,
+    parent: Option<&str>,
+    node: tree_sitter::Node,
+    text: &str,
+) -> Definition {
+    let start_line = node.start_position().row + 1;
+    // The node's first line, found from its byte offset (not by
+    // counting lines from the top: that is quadratic on large files).
+    let line_start = text[..node.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[line_start..]
+        .find('\n')
+        .map_or(text.len(), |i| line_start + i);
+    let signature = text[line_start..line_end].trim().to_string();
+    Definition {
+        kind,
+        name: name.to_string(),
+        parent: parent.map(str::to_string),
+        start_line,
+        end_line: end_line(node),
+        signature,
+        local: false,
+    }
+}
+
+/// Sets each definition's parent and `local`, then sorts them by line.
+/// `ranges`: each definition's [`Span`].
+fn nest(defs: &mut [Definition], ranges: &mut [Span]) {
+    // Parent = the one the query named (`@parent`), else the smallest other
+    // definition that encloses this one. Definition nodes are syntax-tree
+    // nodes, so two ranges nest or are disjoint: sorted by start (outer first),
+    // a stack of the open ranges has the innermost encloser on top.
+    ranges.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let mut open: Vec<(usize, usize)> = Vec::new(); // (end byte, def index)
+    for &(s, e, di, _, named) in ranges.iter() {
+        while open.last().is_some_and(|&(pe, _)| pe < e || pe <= s) {
+            open.pop();
+        }
+        if !named {
+            let parent = open.last().map(|&(_, pi)| defs[pi].name.clone());
+            defs[di].parent = parent;
+        }
+        defs[di].local = open
+            .last()
+            .is_some_and(|&(_, pi)| defs[pi].kind.is_callable());
+        open.push((e, di));
+    }
+    defs.sort_by(|a, b| {
+        a.start_line
+            .cmp(&b.start_line)
+            .then(b.end_line.cmp(&a.end_line))
+    });
+}

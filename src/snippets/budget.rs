@@ -1,0 +1,368 @@
+//! Packing the answer's files into the token budget: headers and handles
+//! first, then snippet text by how likely each snippet is the code to
+//! change, cut to its first lines when it does not fit.
+
+use super::tokens_of;
+use crate::render::{file_line, snippet_lines};
+use crate::types::{File, Snippet, Tier};
+
+/// Weight of a file's tier in [`pack`]'s order: a medium file's best
+/// snippet comes after a high file's second at the same rank, a low file's
+/// after every high file's.
+fn tier_weight(t: Tier) -> f64 {
+    match t {
+        Tier::High => 1.0,
+        Tier::Medium => 0.4,
+        Tier::Low => 0.1,
+    }
+}
+
+/// Least room (tokens) worth cutting a snippet to its first lines for: about
+/// five lines of code with the range line; below it the handle alone is kept.
+const MIN_CUT_TOKENS: usize = 48;
+
+/// The most first lines of `s` (with text) whose rendering, plus a handle for
+/// the lines after them, costs at most `room` tokens more than `s`'s handle
+/// (`handle`): (lines kept, extra tokens). `None` if not even one line fits
+/// or the snippet has a single line.
+fn first_lines_within(
+    path: &str,
+    s: &Snippet,
+    room: usize,
+    handle: usize,
+) -> Option<(usize, usize)> {
+    let total = s.end_line + 1 - s.start_line;
+    let lines: Vec<&str> = s.text.split('\n').collect();
+    let mut best = None;
+    let mut bytes = 0usize;
+    for (n, line) in lines.iter().enumerate().take(total.saturating_sub(1)) {
+        bytes += line.len() + 1;
+        let kept = n + 1;
+        let head = format!(
+            "--- {}:{}-{}\n",
+            path,
+            s.start_line,
+            s.start_line + kept - 1
+        );
+        let rest = format!(
+            "   {}:{}-{} (left out: budget)\n",
+            path,
+            s.start_line + kept,
+            s.end_line
+        );
+        let x = tokens_of(&head) + bytes.div_ceil(4) + 1 + tokens_of(&rest);
+        let x = x.saturating_sub(handle);
+        if x > room {
+            break;
+        }
+        best = Some((kept, x));
+    }
+    best
+}
+
+/// Packs the files (given in rank order, each file's snippets best first,
+/// as [`snippets`](super::snippets) returns them) into `budget` tokens. The budget covers the
+/// whole per-file part of the text rendering: each file's header line and
+/// its snippets with their range lines. Every file keeps its header line and
+/// every snippet at least its handle (`path:start-end`, a line the agent can
+/// open); those are reserved first. The rest turns handles into snippet text
+/// in order of how likely each snippet is the code to change: the file's
+/// tier weight (high 1, medium 0.4, low 0.1) times its relevance, divided by
+/// its rank and by the snippet's place among the file's snippets (1 for the
+/// best). So the top file's best definitions come before a lower file's,
+/// a low-tier file gets text only when the files above it have theirs (and
+/// at most 1/12 of the budget), and a snippet that does not fit what is
+/// left is cut to the first lines that fit (at least `MIN_CUT_TOKENS` (48) of
+/// room; the rest becomes a handle), else stays a handle, while smaller ones
+/// after it may still fit. The
+/// per-file part costs at most
+/// max(`budget`, headers + handles). Snippets left as handles have empty
+/// text and are listed in the returned `dropped`; each file's snippets end
+/// in line order. Returns (tokens used, dropped).
+pub fn pack(files: &mut [File], budget: usize) -> (usize, Vec<String>) {
+    let reserved: usize = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            tokens_of(&file_line(i + 1, f))
+                + f.snippets
+                    .iter()
+                    .map(|s| handle_cost(&f.path, s))
+                    .sum::<usize>()
+        })
+        .sum();
+    let order = text_order(files);
+    let Spent {
+        used,
+        mut kept,
+        cut,
+    } = spend(files, &order, budget, reserved);
+    apply_cuts(files, &mut kept, cut);
+    (used, handles(files, kept))
+}
+
+/// Tokens of a snippet's handle line (`path:start-end (left out: budget)`).
+fn handle_cost(path: &str, s: &Snippet) -> usize {
+    tokens_of(&format!(
+        "   {}:{}-{} (left out: budget)\n",
+        path, s.start_line, s.end_line
+    ))
+}
+
+/// Every snippet as (priority, file, snippet, what turning its handle into
+/// text costs), highest priority first.
+fn text_order(files: &[File]) -> Vec<(f64, usize, usize, usize)> {
+    let mut order: Vec<(f64, usize, usize, usize)> = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let file_weight = tier_weight(f.tier) * f.relevance.max(0.01) / (i + 1) as f64;
+        for (j, s) in f.snippets.iter().enumerate() {
+            let extra =
+                tokens_of(&snippet_lines(&f.path, s)).saturating_sub(handle_cost(&f.path, s));
+            order.push((file_weight / (j + 1) as f64, i, j, extra));
+        }
+    }
+    order.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
+    order
+}
+
+/// What [`spend`] did with the budget.
+struct Spent {
+    /// Tokens used.
+    used: usize,
+    /// Per file and snippet, whether it keeps its text.
+    kept: Vec<Vec<bool>>,
+    /// The snippets cut to their first lines: (file, snippet, lines kept).
+    cut: Vec<(usize, usize, usize)>,
+}
+
+/// Spends the budget left after the `used` reserved tokens along `order`.
+fn spend(
+    files: &[File],
+    order: &[(f64, usize, usize, usize)],
+    budget: usize,
+    mut used: usize,
+) -> Spent {
+    let mut kept: Vec<Vec<bool>> = files
+        .iter()
+        .map(|f| vec![false; f.snippets.len()])
+        .collect();
+    // A low-tier file never takes more than 1/12 of the budget.
+    let mut spent = vec![0usize; files.len()];
+    let mut cut: Vec<(usize, usize, usize)> = Vec::new();
+    for &(_, i, j, x) in order {
+        let cap = if files[i].tier == Tier::Low {
+            (budget / 12).saturating_sub(spent[i])
+        } else {
+            usize::MAX
+        };
+        let room = budget.saturating_sub(used).min(cap);
+        if x <= room {
+            used += x;
+            spent[i] += x;
+            kept[i][j] = true;
+        } else if room >= MIN_CUT_TOKENS {
+            // Too long for what is left: its first lines, and the rest as a
+            // handle, rather than a handle alone.
+            let (f, s) = (&files[i], &files[i].snippets[j]);
+            if let Some((lines, x)) = first_lines_within(&f.path, s, room, handle_cost(&f.path, s))
+            {
+                used += x;
+                spent[i] += x;
+                kept[i][j] = true;
+                cut.push((i, j, lines));
+            }
+        }
+    }
+    Spent { used, kept, cut }
+}
+
+/// Cuts each snippet of `cut` (file, snippet, lines kept) to its first
+/// lines; the rest becomes a new snippet after the file's others, a handle.
+fn apply_cuts(files: &mut [File], kept: &mut [Vec<bool>], cut: Vec<(usize, usize, usize)>) {
+    for (i, j, lines) in cut {
+        let s = &mut files[i].snippets[j];
+        let rest = Snippet {
+            start_line: s.start_line + lines,
+            end_line: s.end_line,
+            text: String::new(),
+        };
+        s.end_line = s.start_line + lines - 1;
+        s.text = s
+            .text
+            .split('\n')
+            .take(lines)
+            .collect::<Vec<_>>()
+            .join("\n");
+        files[i].snippets.push(rest);
+        kept[i].push(false);
+    }
+}
+
+/// Clears the text of the snippets not `kept`, puts each file's snippets in
+/// line order and returns the handles left (`path:start-end`).
+fn handles(files: &mut [File], kept: Vec<Vec<bool>>) -> Vec<String> {
+    let mut dropped = Vec::new();
+    for (f, kept) in files.iter_mut().zip(kept) {
+        for (s, keep) in f.snippets.iter_mut().zip(kept) {
+            if !keep {
+                s.text.clear();
+            }
+        }
+        f.snippets.sort_by_key(|s| (s.start_line, s.end_line));
+        for s in f.snippets.iter().filter(|s| s.text.is_empty()) {
+            dropped.push(format!("{}:{}-{}", f.path, s.start_line, s.end_line));
+        }
+    }
+    dropped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(path: &str, lines: &[(usize, usize, usize)]) -> File {
+        File {
+            path: path.into(),
+            relevance: 0.9,
+            tier: Tier::High,
+            reasons: vec![],
+            snippets: lines
+                .iter()
+                .map(|&(s, e, bytes)| Snippet {
+                    start_line: s,
+                    end_line: e,
+                    text: "x".repeat(bytes),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn packing_keeps_rank_order_and_degrades_to_handles() {
+        let mut files = vec![
+            file("a.py", &[(1, 10, 400)]),
+            file("b.py", &[(5, 9, 400), (20, 30, 40)]),
+        ];
+        let (used, dropped) = pack(&mut files, 150);
+        // Reserved: the header lines (6 tokens each) and the handles (8, 8,
+        // 8). a.py's snippet costs 104 in all (96 past its handle), b.py's
+        // first does not fit, its second does (14, 6 past its handle).
+        assert_eq!(used, 6 + 104 + 6 + 8 + 14);
+        assert_eq!(dropped, ["b.py:5-9"]);
+        assert!(files[1].snippets[0].text.is_empty());
+        assert!(!files[1].snippets[1].text.is_empty());
+        assert_eq!(
+            (
+                files[1].snippets[0].start_line,
+                files[1].snippets[0].end_line
+            ),
+            (5, 9)
+        );
+    }
+
+    #[test]
+    fn a_snippet_too_long_for_the_room_left_keeps_its_first_lines() {
+        let mut files = vec![file("top.py", &[(10, 109, 0)])];
+        files[0].snippets[0].text = (10..110)
+            .map(|n| format!("    line_{n} = compute_something({n})"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let (used, dropped) = pack(&mut files, 300);
+        assert!(used <= 300, "{used}");
+        let first = &files[0].snippets[0];
+        assert!(first.text.starts_with("    line_10 ="), "{:?}", first.text);
+        assert!(first.end_line > 20 && first.end_line < 109, "{first:?}");
+        assert_eq!(first.text.lines().count(), first.end_line - 9);
+        // The rest is a handle an agent can open.
+        assert_eq!(dropped, [format!("top.py:{}-109", first.end_line + 1)]);
+    }
+
+    #[test]
+    fn the_budget_goes_to_the_top_files_before_low_tier_ones() {
+        // A high file and a low one, each with two large snippets (best first).
+        let mut files = vec![
+            file("top.py", &[(40, 80, 1_600), (1, 20, 800)]),
+            file("low.py", &[(1, 50, 2_000), (60, 99, 1_600)]),
+        ];
+        files[1].tier = Tier::Low;
+        files[1].relevance = 0.2;
+        let (used, dropped) = pack(&mut files, 1_200);
+        assert!(used <= 1_200, "{used}");
+        // Both of the high file's snippets keep their text, in line order.
+        assert!(files[0].snippets.iter().all(|s| !s.text.is_empty()));
+        assert_eq!(files[0].snippets[0].start_line, 1);
+        // The low file may take 1/12 of the budget: its snippets are handles.
+        assert_eq!(dropped, ["low.py:1-50", "low.py:60-99"]);
+    }
+
+    #[test]
+    fn the_top_files_next_definition_comes_before_a_lower_files_best() {
+        // The top file's two definitions fit the budget only if the medium
+        // file's snippet waits: the top file is where the edit most likely is.
+        let mut files = vec![
+            file("top.py", &[(100, 140, 5_600), (10, 40, 4_800)]),
+            file("mid.py", &[(1, 20, 1_800)]),
+        ];
+        files[1].tier = Tier::Medium;
+        files[1].relevance = 0.6;
+        let (used, dropped) = pack(&mut files, 3_000);
+        assert!(used <= 3_000, "{used}");
+        assert!(files[0].snippets.iter().all(|s| !s.text.is_empty()));
+        assert_eq!(dropped, ["mid.py:1-20"]);
+    }
+
+    #[test]
+    fn the_budget_bounds_headers_reasons_and_handles_too() {
+        // 100 files with long reasons and one big snippet each, as at the maxima.
+        for budget in [100, 1_000, 6_000, 20_000] {
+            let mut files: Vec<File> = (0..100)
+                .map(|i| {
+                    let mut f = file(
+                        &format!("src/module_{i:03}/handler.py"),
+                        &[(1, 60, 3_000), (70, 80, 500)],
+                    );
+                    f.reasons = vec![
+                        "matches connection timeout error handling; defines what src/x.py uses"
+                            .repeat(8),
+                    ];
+                    f
+                })
+                .collect();
+            let (used, _) = pack(&mut files, budget);
+            let rendered: usize = files
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    tokens_of(&file_line(i + 1, f))
+                        + f.snippets
+                            .iter()
+                            .map(|sn| tokens_of(&snippet_lines(&f.path, sn)))
+                            .sum::<usize>()
+                })
+                .sum();
+            assert_eq!(used, rendered, "the count is what the text shows");
+            // Every file keeps its header line (reasons cut to 300 bytes) and
+            // a handle for each snippet left out: only those pass the budget.
+            let floor: usize = files
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    let handles = f.snippets.iter().map(|sn| {
+                        let handle = Snippet {
+                            text: String::new(),
+                            ..sn.clone()
+                        };
+                        tokens_of(&snippet_lines(&f.path, &handle))
+                    });
+                    tokens_of(&file_line(i + 1, f)) + handles.sum::<usize>()
+                })
+                .sum();
+            assert!(
+                used <= budget.max(floor),
+                "budget {budget}: {used} (floor {floor})"
+            );
+            assert!(floor < 12_000, "floor {floor}");
+            assert!(used < 25_000, "budget {budget}: {used} tokens");
+        }
+    }
+}

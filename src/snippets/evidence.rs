@@ -1,0 +1,134 @@
+//! What a line or a region holds of the task: its query terms, the task's
+//! identifiers written verbatim, the string literals the task quotes.
+
+use crate::query::TaskQuery;
+
+/// Evidence of one line holding an identifier of the task verbatim
+/// (`SESSION_COOKIE_SAMESITE`, `maxWidth`).
+pub(super) const EXACT_IDENTIFIER: f64 = 8.0;
+/// Evidence of one line holding a string literal the task quotes (an error
+/// message, a flag): the strongest clue a task gives, above a definition
+/// the task names.
+pub(super) const QUOTED_LITERAL: f64 = 120.0;
+/// Most evidence a definition's own lines count (so a long function that
+/// repeats a name does not outweigh one holding the quoted message).
+pub(super) const MAX_EVIDENCE: f64 = 2.0 * QUOTED_LITERAL;
+/// Task identifiers looked for verbatim, at most.
+const MAX_EXACT_IDENTIFIERS: usize = 32;
+
+/// The query terms of a region, each weighted by 1 + ln(its count there):
+/// the function that works with a concept (reads the setting, passes it on)
+/// mentions it more often than one that only names it.
+pub(super) fn region_hits(lines: &[&str], q: &TaskQuery) -> f64 {
+    let mut counts: Vec<(u64, f64, u32)> = Vec::new();
+    for l in lines {
+        crate::query::for_each_term_hash(l, |h| {
+            if let Some(w) = q.weight_of(h) {
+                match counts.iter_mut().find(|c| c.0 == h) {
+                    Some(c) => c.2 += 1,
+                    None => counts.push((h, w, 1)),
+                }
+            }
+        });
+    }
+    counts
+        .iter()
+        .map(|&(_, w, n)| w * (1.0 + f64::from(n).ln()))
+        .sum()
+}
+
+/// The identifiers of the task worth finding verbatim: code-like ones
+/// (`snake_case`, `CamelCase`, with digits), at least 4 bytes long, and the
+/// task's command-line flags as the code names them (`--retry-all-errors`
+/// → `retry_all_errors`; the flag text itself is a string literal, see
+/// [`literals_in_task`]).
+fn exact_identifiers(q: &TaskQuery) -> Vec<String> {
+    let mut ids: Vec<String> = q
+        .identifiers
+        .iter()
+        .filter(|id| {
+            id.len() >= 4
+                && (id.contains('_')
+                    || id.bytes().any(|b| b.is_ascii_digit())
+                    || id[1..].bytes().any(|b| b.is_ascii_uppercase()))
+        })
+        .take(MAX_EXACT_IDENTIFIERS)
+        .cloned()
+        .collect();
+    for word in q
+        .text
+        .split(|c: char| c.is_whitespace() || "\"'`(),;=".contains(c))
+    {
+        let Some(flag) = word.strip_prefix("--") else {
+            continue;
+        };
+        let flag = flag.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+        let plain = |c: char| c.is_ascii_alphanumeric() || c == '-';
+        if flag.contains('-')
+            && flag.starts_with(|c: char| c.is_ascii_alphabetic())
+            && flag.chars().all(plain)
+            && ids.len() < 2 * MAX_EXACT_IDENTIFIERS
+        {
+            let id = flag.replace('-', "_");
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    ids
+}
+
+/// Whether `line` holds `word` as a whole identifier.
+fn has_word(line: &str, word: &str) -> bool {
+    let is_id = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let bytes = line.as_bytes();
+    line.match_indices(word).any(|(i, _)| {
+        let before = i.checked_sub(1).map(|j| bytes[j]);
+        let after = bytes.get(i + word.len()).copied();
+        !before.is_some_and(is_id) && !after.is_some_and(is_id)
+    })
+}
+
+/// String literals of `line` the task quotes: each literal is split at
+/// format placeholders (`%d`, `{}`) and escapes, and a piece of at least 8
+/// bytes that has a space or starts with `-` (a message, a flag) counts
+/// when the task text holds it (case and runs of spaces ignored).
+fn literals_in_task(line: &str, q: &TaskQuery) -> usize {
+    if q.text.is_empty() || !line.contains(['"', '\'', '`']) {
+        return 0;
+    }
+    let mut n = 0;
+    for quote in ['"', '\'', '`'] {
+        for lit in line.split(quote).skip(1).step_by(2) {
+            let keep = |c: char| c.is_alphanumeric() || c == ' ' || "-_.,:;()=/".contains(c);
+            for piece in lit.split(|c: char| !keep(c)) {
+                let piece = piece
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .to_lowercase();
+                let piece = piece.trim_matches(|c: char| ".,:;(=".contains(c)).trim();
+                if piece.len() >= 8
+                    && (piece.contains(' ') || piece.starts_with('-'))
+                    && q.text.contains(piece)
+                {
+                    n += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+/// Evidence per line (0-based): the task's identifiers written verbatim
+/// and string literals the task quotes.
+pub(super) fn line_evidence(lines: &[&str], q: &TaskQuery) -> Vec<f64> {
+    let ids = exact_identifiers(q);
+    lines
+        .iter()
+        .map(|l| {
+            let named = ids.iter().filter(|id| has_word(l, id)).count();
+            named as f64 * EXACT_IDENTIFIER + literals_in_task(l, q) as f64 * QUOTED_LITERAL
+        })
+        .collect()
+}

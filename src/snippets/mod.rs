@@ -1,0 +1,73 @@
+//! Snippets and the token budget: the regions of a file that best match the
+//! query, and packing them into the budget by rank, tier and relevance.
+//!
+//! Tokens are estimated as bytes / 4 (the usual rule of thumb for code with
+//! BPE tokenizers); the budget covers the per-file part of the text
+//! rendering (header lines, snippets, handles), see [`pack`], so packing
+//! measures the lines [`crate::render`] writes.
+//!
+//! The files: `select` (which regions of a file become its snippets),
+//! `evidence` (what a line or region holds of the task: terms, verbatim
+//! identifiers, quoted literals), `cut` (a region's lines: cut to a length,
+//! merged with its neighbours, a window when there are no symbols) and
+//! `budget` (packing the answer's files into the token budget).
+
+mod budget;
+mod cut;
+mod evidence;
+mod select;
+
+use crate::corpus::Doc;
+use crate::query::TaskQuery;
+use crate::types::{File, Snippet};
+
+pub use budget::pack;
+pub use select::snippets;
+
+/// Estimated tokens of a text.
+pub fn tokens_of(text: &str) -> usize {
+    text.len().div_ceil(4)
+}
+
+/// Post-processing: the snippets of a file in context, and packing the
+/// answer's files into the token budget.
+pub trait PostProcess: Send + Sync {
+    /// A short name, for `Debug`.
+    fn name(&self) -> &str;
+    /// The snippets of `doc` for the query (lines 1-based, inclusive);
+    /// `defines` are the task identifiers the file defines.
+    fn snippets(
+        &self,
+        doc: &Doc,
+        q: &TaskQuery,
+        defines: &[String],
+        stop: &dyn Fn() -> bool,
+    ) -> Vec<Snippet>;
+    /// Fits `files` (best first) into `budget` tokens (bytes / 4); returns
+    /// (tokens used, `path:start-end` of the snippets left out).
+    fn pack(&self, files: &mut [File], budget: usize) -> (usize, Vec<String>);
+}
+
+/// The default post-processing: [`snippets`] and [`pack`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Snippets;
+
+impl PostProcess for Snippets {
+    fn name(&self) -> &str {
+        "snippets"
+    }
+
+    fn snippets(
+        &self,
+        doc: &Doc,
+        q: &TaskQuery,
+        defines: &[String],
+        stop: &dyn Fn() -> bool,
+    ) -> Vec<Snippet> {
+        snippets(doc, q, defines, stop)
+    }
+
+    fn pack(&self, files: &mut [File], budget: usize) -> (usize, Vec<String>) {
+        pack(files, budget)
+    }
+}

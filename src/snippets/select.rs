@@ -1,0 +1,294 @@
+//! Which regions of a file become its snippets: the definitions holding
+//! what the task names, scored, chosen best first, with their class's
+//! signature.
+
+use super::cut::{
+    cut_range, densest_window, merge_neighbours, MAX_BEST_SNIPPET_LINES, MAX_SNIPPET_LINES,
+};
+use super::evidence::{line_evidence, region_hits, MAX_EVIDENCE};
+use crate::corpus::Doc;
+use crate::lang::{DefKind, Definition};
+use crate::query::TaskQuery;
+use crate::types::Snippet;
+
+/// Snippets chosen per file, best first; [`pack`](super::pack) decides how
+/// many keep their text (by the file's tier).
+const MAX_SNIPPETS: usize = 5;
+/// A class or impl signature this many lines or fewer above a chosen snippet
+/// is merged into it (the lines between are the class's docstring and
+/// attributes); farther away it is left out, never a snippet of its own.
+const MAX_SIGNATURE_GAP: usize = 12;
+
+/// The regions of `doc` that best match the query, best first (at most
+/// `MAX_SNIPPETS`): the definitions (functions, methods, classes,
+/// constants) holding what the task names — a string literal the task
+/// quotes, the task's identifiers written verbatim, the definitions the file
+/// is ranked for (`defines`) — then those with the most query terms,
+/// preferring the smallest definition that matches (the enclosing function
+/// of a line, not its whole class). Files without symbols get a window
+/// around their densest lines (as do files whose parse was capped or
+/// stopped: see `Doc::symbols_until`, which `stop` is passed to). The best
+/// region is shown whole up to `MAX_BEST_SNIPPET_LINES` lines, the others
+/// up to `MAX_SNIPPET_LINES`; longer ones are cut around their best line. A
+/// method's class or impl signature is merged into its snippet when it is
+/// at most `MAX_SIGNATURE_GAP` lines above, and regions at most
+/// `MERGE_GAP` lines apart become one snippet. Line numbers are 1-based,
+/// inclusive; [`pack`](super::pack) puts each file's snippets back in line order.
+pub fn snippets(
+    doc: &Doc,
+    q: &TaskQuery,
+    defines: &[String],
+    stop: &dyn Fn() -> bool,
+) -> Vec<Snippet> {
+    let lines: Vec<&str> = doc.text().lines().collect();
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    let evidence = line_evidence(&lines, q);
+    let totals = Totals::new(&evidence);
+    let syms = doc.symbols_until(stop);
+    let defs = candidates(&syms.definitions, lines.len());
+    let nested = nested_evidence(&defs, lines.len(), &totals);
+    let regions = scored_regions(&defs, &nested, &lines, q, defines, &totals);
+    let mut chosen = choose(&regions, &lines, q, &evidence);
+    join_signatures(&mut chosen, &syms.definitions);
+    let chosen: Vec<(usize, usize)> = chosen
+        .into_iter()
+        .map(|(s, e, max)| cut_range(&lines, s, e, q, &evidence, max))
+        .collect();
+    merge_neighbours(chosen)
+        .into_iter()
+        .map(|(s, e)| Snippet {
+            start_line: s,
+            end_line: e,
+            text: lines[s - 1..e].join("\n"),
+        })
+        .collect()
+}
+
+/// Prefix sums of the evidence per line: a region's total in O(1).
+struct Totals(Vec<f64>);
+
+impl Totals {
+    fn new(evidence: &[f64]) -> Totals {
+        let mut prefix = vec![0.0; evidence.len() + 1];
+        for (i, e) in evidence.iter().enumerate() {
+            prefix[i + 1] = prefix[i] + e;
+        }
+        Totals(prefix)
+    }
+
+    /// The evidence of lines `s..=e` (1-based).
+    fn of(&self, s: usize, e: usize) -> f64 {
+        self.0[e] - self.0[s - 1]
+    }
+}
+
+/// The definitions that may be a snippet: not modules or impl blocks, and
+/// starting within the file's `n` lines.
+fn candidates(defs: &[Definition], n: usize) -> Vec<&Definition> {
+    defs.iter()
+        .filter(|d| d.kind != DefKind::Module && d.kind != DefKind::Impl)
+        .filter(|d| d.start_line > 0 && d.start_line <= d.end_line.min(n))
+        .collect()
+}
+
+/// Per definition, the evidence of the definitions nested in it: a
+/// definition's own evidence leaves out its nested definitions' lines (the
+/// quoted message counts for the method holding it, not its class).
+fn nested_evidence(defs: &[&Definition], n: usize, totals: &Totals) -> Vec<f64> {
+    let mut nested = vec![0.0; defs.len()];
+    let mut order: Vec<usize> = (0..defs.len()).collect();
+    order.sort_by_key(|&i| (defs[i].start_line, std::cmp::Reverse(defs[i].end_line)));
+    let mut open: Vec<usize> = Vec::new();
+    for i in order {
+        let (s, e) = (defs[i].start_line, defs[i].end_line.min(n));
+        while open.last().is_some_and(|&p| defs[p].end_line.min(n) < s) {
+            open.pop();
+        }
+        if let Some(&p) = open.last() {
+            if e <= defs[p].end_line.min(n) {
+                nested[p] += totals.of(s, e);
+            }
+        }
+        open.push(i);
+    }
+    nested
+}
+
+/// The definitions that match, as (score, start, end), best first: the
+/// query terms of their lines (more for a definition the file is ranked for
+/// or the task names), divided by a slowly growing function of their length,
+/// plus their own evidence.
+fn scored_regions(
+    defs: &[&Definition],
+    nested: &[f64],
+    lines: &[&str],
+    q: &TaskQuery,
+    defines: &[String],
+    totals: &Totals,
+) -> Vec<(f64, usize, usize)> {
+    let mut regions: Vec<(f64, usize, usize)> = Vec::new();
+    for (i, d) in defs.iter().enumerate() {
+        let (s, e) = (d.start_line, d.end_line.min(lines.len()));
+        let mut score = region_hits(&lines[s - 1..e], q);
+        if defines.contains(&d.name) {
+            score += 100.0;
+        } else if q.identifiers.contains(&d.name) {
+            score += 30.0;
+        }
+        // Prefer tight regions: a class matching only through one method should
+        // yield the method.
+        score /= 1.0 + ((e - s + 1) as f64 / 80.0).ln_1p();
+        // Evidence is not: the function holding the quoted message is the
+        // one to show, however long.
+        score += (totals.of(s, e) - nested[i]).clamp(0.0, MAX_EVIDENCE);
+        if score > 0.0 {
+            regions.push((score, s, e));
+        }
+    }
+    regions.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    regions
+}
+
+/// Up to `MAX_SNIPPETS` regions that do not overlap once cut, best first,
+/// as (start, end, longest it may be); the densest window when none
+/// matched.
+fn choose(
+    regions: &[(f64, usize, usize)],
+    lines: &[&str],
+    q: &TaskQuery,
+    evidence: &[f64],
+) -> Vec<(usize, usize, usize)> {
+    let mut chosen: Vec<(usize, usize, usize)> = Vec::new();
+    for &(_, s, e) in regions {
+        if chosen.len() == MAX_SNIPPETS {
+            break;
+        }
+        // A long definition is shown cut around its best lines: only that
+        // part keeps other snippets out (a class whose methods were not all
+        // found still leaves room for the ones that were). The best one may
+        // be longer: it is the function to edit.
+        let max = if chosen.is_empty() {
+            MAX_BEST_SNIPPET_LINES
+        } else {
+            MAX_SNIPPET_LINES
+        };
+        let (s, e) = cut_range(lines, s, e, q, evidence, max);
+        if chosen.iter().any(|&(cs, ce, _)| s <= ce && cs <= e) {
+            continue;
+        }
+        chosen.push((s, e, max));
+    }
+    if chosen.is_empty() {
+        let (s, e) = densest_window(lines, q, evidence);
+        chosen.push((s, e, MAX_SNIPPET_LINES));
+    }
+    chosen
+}
+
+/// A method alone hides what a reader needs: the signature of the class or
+/// impl around it. It joins the snippet (its start moves up to it) when it
+/// is at most `MAX_SIGNATURE_GAP` lines above and no other chosen snippet
+/// lies between.
+fn join_signatures(chosen: &mut [(usize, usize, usize)], defs: &[Definition]) {
+    for i in 0..chosen.len() {
+        let (s, e, _) = chosen[i];
+        let enclosing = defs
+            .iter()
+            .filter(|d| d.kind != DefKind::Module && d.start_line < s && e <= d.end_line)
+            .max_by_key(|d| d.start_line);
+        if let Some(p) = enclosing {
+            let line = p.start_line;
+            let free = !chosen
+                .iter()
+                .any(|&(cs, ce, _)| (cs, ce) != (s, e) && cs < s && line <= ce);
+            if line >= 1 && s - line <= MAX_SIGNATURE_GAP && free {
+                chosen[i].0 = line;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The snippets of `text` (as file `rel`) for `task`.
+    fn snippets_for(rel: &str, text: &str, task: &str) -> Vec<Snippet> {
+        let doc = crate::corpus::Doc::for_test(rel, text);
+        snippets(&doc, &TaskQuery::new(task, &[]), &[], &|| false)
+    }
+
+    #[test]
+    fn the_best_function_is_shown_whole_even_past_sixty_lines() {
+        // A 100-line function holding the quoted message near its end.
+        let mut text = String::from("def render(width):\n");
+        for i in 0..97 {
+            text.push_str(&format!("    step_{i} = width + {i}\n"));
+        }
+        text.push_str("    raise ValueError(\"width must be at least four\")\n");
+        text.push_str("    return width\n\ndef other():\n    return 1\n");
+        let sn = snippets_for(
+            "r.py",
+            &text,
+            "render raises ValueError: width must be at least four",
+        );
+        assert_eq!((sn[0].start_line, sn[0].end_line), (1, 100), "{:?}", sn[0]);
+    }
+
+    #[test]
+    fn neighbouring_definitions_are_one_snippet() {
+        let text = "import os\n\ndef load_token(p):\n    return open(p).read()\n\ndef save_token(p, t):\n    open(p, 'w').write(t)\n\ndef unrelated():\n    return 1\n";
+        let sn = snippets_for(
+            "auth/store.py",
+            text,
+            "load_token and save_token lose the token",
+        );
+        assert_eq!(sn.len(), 1, "{sn:?}");
+        assert_eq!((sn[0].start_line, sn[0].end_line), (3, 7));
+        assert!(
+            sn[0].text.contains("\n\ndef save_token"),
+            "{:?}",
+            sn[0].text
+        );
+    }
+
+    #[test]
+    fn a_flag_of_the_task_finds_the_code_using_its_field() {
+        let text = concat!(
+            "static void retry_help(void)\n{\n",
+            "  puts(\"retry on errors: the server may answer 429 or 503\");\n",
+            "  puts(\"retry errors: see the manual\");\n}\n",
+            "\nstatic int unrelated(int a)\n{\n  int b = a * 2;\n  b += 1;\n  b -= 3;\n  return b;\n}\n\n",
+            "static int may_again(struct cfg *config, long code)\n{\n",
+            "  if(config->retry_all_errors)\n    return 1;\n  return code == 503;\n}\n",
+        );
+        let doc = crate::corpus::Doc::for_test("src/tool_operate.c", text);
+        let q = TaskQuery::new(
+            "--retry-all-errors does not retry when the server answers 429",
+            &[],
+        );
+        let sn = snippets(&doc, &q, &[], &|| false);
+        assert!(sn[0].text.contains("config->retry_all_errors"), "{sn:?}");
+        assert!(!sn[0].text.contains("retry_help"), "{sn:?}");
+    }
+
+    #[test]
+    fn the_quoted_message_picks_the_function_to_show() {
+        let text = "class Fmt:\n    def width(self, n):\n        return n\n\n    def check(self, n):\n        if n < 4:\n            raise ValueError(\"width must be at least %d\" % 4)\n        return n\n";
+        let doc = crate::corpus::Doc::for_test("fmt.py", text);
+        let q = TaskQuery::new("Fmt.width raises ValueError: width must be at least 4", &[]);
+        let sn = snippets(&doc, &q, &["width".into()], &|| false);
+        assert!(sn[0].text.contains("def check"), "{sn:?}");
+    }
+
+    #[test]
+    fn snippets_are_the_matching_definitions_with_one_based_lines() {
+        let text = "import os\n\ndef unrelated():\n    return 1\n\ndef token_expiry(t):\n    return t.expiry\n";
+        let sn = snippets_for("auth/token.py", text, "token expiry is wrong");
+        assert_eq!(sn.len(), 1, "{sn:?}");
+        assert_eq!((sn[0].start_line, sn[0].end_line), (6, 7));
+        assert!(sn[0].text.starts_with("def token_expiry"));
+    }
+}
