@@ -46,12 +46,15 @@ fn main() -> anyhow::Result<()> {
         .next()
         .unwrap_or_else(|| "how does the loop decide to stop".into());
     let root = args.next();
-    let out = engine(0.5).retrieve(RetrieveParams {
-        task,
-        root,
-        limit: Some(10),
-        ..Default::default()
-    })?;
+    let out = engine(0.5).retrieve(
+        RetrieveParams {
+            task,
+            root,
+            limit: Some(10),
+            ..Default::default()
+        },
+        &ctxloop::CallOptions::PLAIN,
+    )?;
     for f in &out.files {
         eprintln!(
             "{:.2} {:<6} {}  ({})",

@@ -279,11 +279,16 @@ mod tests {
     fn text_and_markdown_say_when_the_call_stopped_early() {
         let engine = crate::engine::Engine::new(Default::default());
         let mut out = engine
-            .retrieve(crate::tools::retrieve::RetrieveParams {
-                task: "fix the token expiry bug".into(),
-                root: Some(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc").into()),
-                ..Default::default()
-            })
+            .retrieve(
+                crate::tools::retrieve::RetrieveParams {
+                    task: "fix the token expiry bug".into(),
+                    root: Some(
+                        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc").into(),
+                    ),
+                    ..Default::default()
+                },
+                &crate::request::CallOptions::PLAIN,
+            )
             .unwrap();
         assert!(!render_text(&out).contains("stopped early"));
         let detail = "deadline of 10 ms passed in cycle 1 while reading files: 3 of 9 read";
@@ -301,11 +306,16 @@ mod tests {
     fn text_and_markdown_say_what_was_skipped() {
         let engine = crate::engine::Engine::new(Default::default());
         let mut out = engine
-            .retrieve(crate::tools::retrieve::RetrieveParams {
-                task: "fix the token expiry bug".into(),
-                root: Some(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc").into()),
-                ..Default::default()
-            })
+            .retrieve(
+                crate::tools::retrieve::RetrieveParams {
+                    task: "fix the token expiry bug".into(),
+                    root: Some(
+                        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc").into(),
+                    ),
+                    ..Default::default()
+                },
+                &crate::request::CallOptions::PLAIN,
+            )
             .unwrap();
         out.stats.skipped = Default::default();
         assert!(!render_text(&out).contains("skipped:"));

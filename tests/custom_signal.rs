@@ -33,12 +33,15 @@ fn tree() -> tempfile::TempDir {
 
 fn ranked(engine: &Engine, root: &std::path::Path) -> RetrieveOutput {
     engine
-        .retrieve(RetrieveParams {
-            task: "the token expiry is wrong".into(),
-            root: Some(root.to_string_lossy().into()),
-            max_cycles: Some(1),
-            ..Default::default()
-        })
+        .retrieve(
+            RetrieveParams {
+                task: "the token expiry is wrong".into(),
+                root: Some(root.to_string_lossy().into()),
+                max_cycles: Some(1),
+                ..Default::default()
+            },
+            &ctxloop::CallOptions::PLAIN,
+        )
         .unwrap()
 }
 

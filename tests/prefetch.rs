@@ -33,10 +33,13 @@ fn engine(root: &Path) -> Engine {
 
 fn top_paths(engine: &Engine, task: &str) -> Vec<String> {
     engine
-        .retrieve(RetrieveParams {
-            task: task.into(),
-            ..Default::default()
-        })
+        .retrieve(
+            RetrieveParams {
+                task: task.into(),
+                ..Default::default()
+            },
+            &ctxloop::CallOptions::PLAIN,
+        )
         .unwrap()
         .files
         .into_iter()

@@ -369,7 +369,7 @@ proptest! {
 
     #[test]
     fn retrieve_answers_or_explains_on_arbitrary_arguments(p in retrieve_params()) {
-        match engine().retrieve(p) {
+        match engine().retrieve(p, &ctxloop::CallOptions::PLAIN) {
             Ok(out) => check_files(&out.files, &out.root.path)?,
             Err(e) => check_error(&e)?,
         }
@@ -399,7 +399,7 @@ proptest! {
             fields.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         // Bad shapes are refused by serde (an error result at the MCP boundary).
         if let Ok(p) = serde_json::from_value::<RetrieveParams>(obj.into()) {
-            match engine().retrieve(p) {
+            match engine().retrieve(p, &ctxloop::CallOptions::PLAIN) {
                 Ok(out) => check_files(&out.files, &out.root.path)?,
                 Err(e) => check_error(&e)?,
             }
@@ -427,7 +427,7 @@ proptest! {
             high_threshold: start.high_threshold,
             limit: start.limit,
             budget_tokens: start.budget_tokens,
-        });
+        }, &ctxloop::CallOptions::PLAIN);
         let sid = match d {
             Ok(d) => {
                 if !d.candidates.is_empty() {
@@ -444,14 +444,14 @@ proptest! {
             .into_iter()
             .map(|(path, relevance, missing_context)| Judgment { path, relevance, missing_context })
             .collect();
-        if let Err(e) = engine().evaluate(EvaluateParams { session_id: sid.clone(), judgments }) {
+        if let Err(e) = engine().evaluate(EvaluateParams { session_id: sid.clone(), judgments }, &ctxloop::CallOptions::PLAIN) {
             check_error(&e)?;
             // The session survives a refused judgment.
-            engine().evaluate(EvaluateParams { session_id: sid.clone(), judgments: vec![] }).unwrap();
+            engine().evaluate(EvaluateParams { session_id: sid.clone(), judgments: vec![] }, &ctxloop::CallOptions::PLAIN).unwrap();
         }
-        match engine().refine(RefineParams { session_id: sid.clone(), keywords, patterns, excludes }) {
+        match engine().refine(RefineParams { session_id: sid.clone(), keywords, patterns, excludes }, &ctxloop::CallOptions::PLAIN) {
             Ok(_) => {
-                let next = engine().dispatch(DispatchParams { session_id: Some(sid), ..Default::default() });
+                let next = engine().dispatch(DispatchParams { session_id: Some(sid), ..Default::default() }, &ctxloop::CallOptions::PLAIN);
                 match next {
                     Ok(d) => {
                         for w in d.candidates.windows(2) {
