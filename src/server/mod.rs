@@ -198,19 +198,20 @@ pub async fn serve_stdio(options: EngineOptions) -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    /// The instructions built from the tools' parts read as one text: the
-    /// protocol in the loop's order, each tool named once.
+    /// The instructions name every tool of the list, in its order, between
+    /// the opening (what ctxloop is for) and the pointer to the prompt.
     #[test]
-    fn instructions_are_the_tools_parts_in_the_lists_order() {
-        assert_eq!(
-            super::instructions(),
-            "ctxloop finds the source files a coding task needs, ranked with evidence, \
-without an index or network. Use it before grep when you do not yet know which files matter. \
-`retrieve` runs the whole dispatch → evaluate → refine loop in one call: pass the task text (paste \
-error messages and paths verbatim). For step-wise control, `dispatch` starts a session, `evaluate` \
-takes your own 0-1 judgments of the candidates and names missing context (gaps), `refine` builds the \
-next query; stop after 3 cycles or once 3+ files are high and no gap is critical. The prompt \
-`gather_context` spells out that protocol for sub-agents."
-        );
+    fn instructions_name_every_tool_in_the_lists_order() {
+        let text = super::instructions();
+        assert!(text.starts_with("ctxloop finds the source files"), "{text}");
+        assert!(text.ends_with("spells out that protocol for sub-agents."));
+        let mut from = 0;
+        for t in super::TOOLS {
+            let name = format!("`{}`", t.name);
+            let at = text[from..]
+                .find(&name)
+                .unwrap_or_else(|| panic!("{name} missing or out of order"));
+            from += at + name.len();
+        }
     }
 }
