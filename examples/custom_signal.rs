@@ -11,6 +11,7 @@ use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::pipeline::{Candidate, Pipeline, Signal};
 use ctxloop::query::TaskQuery;
 use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::CallOptions;
 
 /// Files under `src/` gain `share` of the best raw score (0.5: half of it).
 pub struct UnderSrc {
@@ -53,7 +54,7 @@ fn main() -> anyhow::Result<()> {
             limit: Some(10),
             ..Default::default()
         },
-        &ctxloop::CallOptions::PLAIN,
+        &CallOptions::PLAIN,
     )?;
     for f in &out.files {
         eprintln!(

@@ -3,7 +3,7 @@
 //!
 //!     cargo run --example library -- "fix the token expiry bug" tests/fixtures/authsvc
 
-use ctxloop::{Engine, EngineOptions, RetrieveRequest};
+use ctxloop::{CallOptions, Engine, EngineOptions, RetrieveRequest};
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
@@ -19,7 +19,7 @@ fn main() -> anyhow::Result<()> {
             limit: Some(5),
             ..Default::default()
         },
-        &ctxloop::CallOptions::PLAIN,
+        &CallOptions::PLAIN,
     )?;
     eprintln!(
         "stop: {} after {} cycle(s)",

@@ -56,7 +56,7 @@ fn a_deeply_nested_file_stops_at_the_deadline_and_is_named() {
     let dir = tempfile::tempdir().unwrap();
     tree(dir.path());
     let out = Engine::new(EngineOptions::default())
-        .retrieve(params(dir.path(), 1_000), &ctxloop::CallOptions::PLAIN)
+        .retrieve(params(dir.path(), 1_000), &CallOptions::PLAIN)
         .expect("retrieve answers");
     let named = not_parsed(&out);
     assert!(
@@ -135,7 +135,7 @@ fn a_task_of_thousands_of_distinct_words_answers_from_the_task_s_code_terms() {
                 deadline_ms: Some(60_000),
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .expect("retrieve answers");
     assert_eq!(

@@ -138,7 +138,7 @@ fn deadline_out_of_range_is_refused_with_the_range() {
                 deadline_ms: Some(0),
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap_err()
         .to_string();

@@ -13,6 +13,7 @@
 use crate::common::*;
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::CallOptions;
 use rmcp::model::CallToolResult;
 use serde_json::{json, Value};
 use std::os::unix::fs::symlink;
@@ -285,7 +286,7 @@ fn a_server_root_that_cannot_be_resolved_refuses_every_root() {
                     root: root.clone(),
                     ..Default::default()
                 },
-                &ctxloop::CallOptions::PLAIN,
+                &CallOptions::PLAIN,
             )
             .expect_err("nothing may be searched");
         let msg = err.to_string();
@@ -510,7 +511,7 @@ async fn a_whitelist_does_not_reopen_hidden_files_unless_the_server_says_so() {
                 limit: Some(20),
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     let body = serde_json::to_string(&out).unwrap();
@@ -555,7 +556,7 @@ async fn a_hidden_or_ignored_root_argument_is_refused_with_the_way_to_allow_it()
                 root: Some(p.join(".secrets").to_string_lossy().into_owned()),
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     assert!(serde_json::to_string(&out)
@@ -771,7 +772,7 @@ fn race(
                 max_cycles: Some(1),
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         );
         if let Ok(out) = out {
             leaks += usize::from(serde_json::to_string(&out).unwrap().contains(TOKEN));

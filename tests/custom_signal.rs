@@ -4,6 +4,7 @@
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::retrieve::RetrieveParams;
 use ctxloop::types::RetrieveOutput;
+use ctxloop::CallOptions;
 
 #[path = "../examples/custom_signal.rs"]
 #[allow(dead_code)]
@@ -40,7 +41,7 @@ fn ranked(engine: &Engine, root: &std::path::Path) -> RetrieveOutput {
                 max_cycles: Some(1),
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap()
 }

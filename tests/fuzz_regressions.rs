@@ -3,6 +3,7 @@
 
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::dispatch::DispatchParams;
+use ctxloop::CallOptions;
 use std::path::PathBuf;
 
 fn fixture() -> PathBuf {
@@ -26,7 +27,7 @@ fn a_later_cycles_candidates_are_ranked_by_the_relevance_they_show() {
                 patterns: vec!["auth/**".into()],
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     let second = engine
@@ -37,7 +38,7 @@ fn a_later_cycles_candidates_are_ranked_by_the_relevance_they_show() {
                 patterns: vec!["*.py".into()],
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     let shown: Vec<(&str, f64)> = second

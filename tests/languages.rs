@@ -6,6 +6,7 @@
 
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::CallOptions;
 
 /// Writes `files` (path, text) into a temporary tree, asks for the bug in
 /// `ident` and checks that `defining` comes first.
@@ -36,7 +37,7 @@ fn defining_file_ranks_first(ident: &str, defining: &str, files: &[(&str, &str)]
                 root: Some(dir.path().to_string_lossy().into()),
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     let ranking: Vec<(&str, f64, &[String])> = out

@@ -9,6 +9,7 @@
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::request::{DispatchRequest, EvaluateRequest, Judgment, RefineRequest};
 use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::CallOptions;
 use std::path::Path;
 
 const TASK: &str = "render_invoice_total rounding is wrong for discounted invoices: \
@@ -61,7 +62,7 @@ fn the_second_cycle_brings_in_the_high_files_callee_and_caller_and_keeps_the_fir
                     max_cycles: Some(cycles as _),
                     ..Default::default()
                 },
-                &ctxloop::CallOptions::PLAIN,
+                &CallOptions::PLAIN,
             )
             .unwrap()
     };
@@ -109,7 +110,7 @@ fn a_judged_high_file_pulls_in_its_neighbours_and_refine_says_why() {
                 }
                 .into(),
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     let sid = d1.session_id.clone();
@@ -134,7 +135,7 @@ fn a_judged_high_file_pulls_in_its_neighbours_and_refine_says_why() {
                 session_id: sid.clone(),
                 judgments,
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     let r = engine
@@ -143,7 +144,7 @@ fn a_judged_high_file_pulls_in_its_neighbours_and_refine_says_why() {
                 session_id: sid.clone(),
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     assert!(
@@ -168,7 +169,7 @@ fn a_judged_high_file_pulls_in_its_neighbours_and_refine_says_why() {
                 session_id: Some(sid.clone()),
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     let shown = paths(&d2.candidates);
@@ -179,7 +180,7 @@ fn a_judged_high_file_pulls_in_its_neighbours_and_refine_says_why() {
                 session_id: sid,
                 judgments: Vec::new(),
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     // The answer so far is in evaluate's output with its line ranges, the

@@ -5,6 +5,7 @@
 //! stale; Windows separators in globs and paths are accepted.
 
 use crate::common::assert_succeeded;
+use ctxloop::CallOptions;
 
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::test_support::walk;
@@ -33,7 +34,7 @@ fn retrieve(engine: &Engine, root: &Path, task: &str) -> RetrieveOutput {
                 root: Some(root.to_string_lossy().into_owned()),
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .expect("retrieve succeeds")
 }
@@ -288,7 +289,7 @@ fn windows_separators_in_globs_roots_and_judgments_are_normalised() {
                 excludes: vec![".\\auth\\session.py".into()],
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     assert!(out.root.path.ends_with("src"), "{}", out.root.path);
@@ -301,7 +302,7 @@ fn windows_separators_in_globs_roots_and_judgments_are_normalised() {
                 patterns: vec!["src\\**".into()],
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     assert!(d.candidates.iter().all(|c| c.path.starts_with("src/")));
@@ -315,7 +316,7 @@ fn windows_separators_in_globs_roots_and_judgments_are_normalised() {
                     missing_context: None,
                 }],
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     let judged = e
@@ -387,7 +388,7 @@ fn dependency_directories_are_skipped_outside_git_unless_an_include_names_them()
                 patterns: vec!["node_modules/**".into(), "src/**".into()],
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap();
     assert_eq!(out.stats.files_walked, 41, "{:?}", out.stats);

@@ -6,6 +6,7 @@
 use crate::common::*;
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::CallOptions;
 use std::path::Path;
 use tokio_util::sync::CancellationToken;
 
@@ -38,7 +39,7 @@ fn top_paths(engine: &Engine, task: &str) -> Vec<String> {
                 task: task.into(),
                 ..Default::default()
             },
-            &ctxloop::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )
         .unwrap()
         .files

@@ -21,7 +21,9 @@ use super::metrics::gold_ranks;
 use super::systems::{existing_files, score_answer, SystemRun};
 use super::tasks::{normalize_path, Task};
 use crate::engine::Engine;
-use crate::request::{DispatchRequest, EvaluateRequest, Judgment, RefineRequest, RetrieveRequest};
+use crate::request::{
+    CallOptions, DispatchRequest, EvaluateRequest, Judgment, RefineRequest, RetrieveRequest,
+};
 use crate::types::{DecisionKind, File};
 use std::path::Path;
 use std::time::Instant;
@@ -106,7 +108,7 @@ fn judged_cycles(
                 ..Default::default()
             },
         },
-        &crate::request::CallOptions::PLAIN,
+        &CallOptions::PLAIN,
     )?;
     let id = d.session_id.clone();
     let mut cycles = Vec::new();
@@ -125,7 +127,7 @@ fn judged_cycles(
                 session_id: id.clone(),
                 judgments,
             },
-            &crate::request::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )?;
         let mut files = e.evaluations;
         files.truncate(depth);
@@ -138,7 +140,7 @@ fn judged_cycles(
                 session_id: id.clone(),
                 ..Default::default()
             },
-            &crate::request::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )?;
         if r.done {
             break;
@@ -148,7 +150,7 @@ fn judged_cycles(
                 session_id: Some(id.clone()),
                 start: RetrieveRequest::default(),
             },
-            &crate::request::CallOptions::PLAIN,
+            &CallOptions::PLAIN,
         )?;
     }
     Ok(cycles)
