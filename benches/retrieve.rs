@@ -24,6 +24,7 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::CallOptions;
 use std::hint::black_box;
 use tokio_util::sync::CancellationToken;
 
@@ -43,14 +44,16 @@ fn retrieve(c: &mut Criterion) {
     let mut group = c.benchmark_group("retrieve");
     group.sample_size(10);
     let engine = Engine::new(EngineOptions::default());
-    engine.retrieve(params()).expect("warm-up call");
+    engine
+        .retrieve(params(), &CallOptions::PLAIN)
+        .expect("warm-up call");
     group.bench_function("warm_3_cycles", |b| {
-        b.iter(|| black_box(engine.retrieve(params()).unwrap()))
+        b.iter(|| black_box(engine.retrieve(params(), &CallOptions::PLAIN).unwrap()))
     });
     group.bench_function("cold_3_cycles", |b| {
         b.iter(|| {
             let engine = Engine::new(EngineOptions::default());
-            black_box(engine.retrieve(params()).unwrap())
+            black_box(engine.retrieve(params(), &CallOptions::PLAIN).unwrap())
         })
     });
     group.finish();
@@ -63,7 +66,7 @@ fn speed(c: &mut Criterion) {
         b.iter(|| {
             black_box(
                 Engine::new(EngineOptions::default())
-                    .retrieve(params())
+                    .retrieve(params(), &CallOptions::PLAIN)
                     .unwrap(),
             )
         })
@@ -71,14 +74,16 @@ fn speed(c: &mut Criterion) {
     group.bench_function("first_call_after_prefetch", |b| {
         b.iter_batched(
             prefetched_engine,
-            |engine| black_box(engine.retrieve(params()).unwrap()),
+            |engine| black_box(engine.retrieve(params(), &CallOptions::PLAIN).unwrap()),
             BatchSize::PerIteration,
         )
     });
     let engine = Engine::new(EngineOptions::default());
-    let first = engine.retrieve(params()).expect("warm-up call");
+    let first = engine
+        .retrieve(params(), &CallOptions::PLAIN)
+        .expect("warm-up call");
     group.bench_function("warm_engine", |b| {
-        b.iter(|| black_box(engine.retrieve(params()).unwrap()))
+        b.iter(|| black_box(engine.retrieve(params(), &CallOptions::PLAIN).unwrap()))
     });
     let touched = std::path::Path::new(params().root.as_deref().unwrap())
         .join(&first.files.first().expect("an answer").path);
@@ -92,7 +97,7 @@ fn speed(c: &mut Criterion) {
                 file.set_modified(std::time::SystemTime::now())
                     .expect("touch")
             },
-            |()| black_box(engine.retrieve(params()).unwrap()),
+            |()| black_box(engine.retrieve(params(), &CallOptions::PLAIN).unwrap()),
             BatchSize::PerIteration,
         )
     });
@@ -191,7 +196,7 @@ fn speed_table(_: &mut Criterion) {
         |()| {
             black_box(
                 Engine::new(EngineOptions::default())
-                    .retrieve(params())
+                    .retrieve(params(), &CallOptions::PLAIN)
                     .unwrap(),
             );
         },
@@ -201,17 +206,19 @@ fn speed_table(_: &mut Criterion) {
         runs,
         prefetched_engine,
         |engine| {
-            black_box(engine.retrieve(params()).unwrap());
+            black_box(engine.retrieve(params(), &CallOptions::PLAIN).unwrap());
         },
         false,
     );
     let engine = Engine::new(EngineOptions::default());
-    engine.retrieve(params()).expect("warm-up call");
+    engine
+        .retrieve(params(), &CallOptions::PLAIN)
+        .expect("warm-up call");
     let warm = measure(
         runs,
         || (),
         |()| {
-            black_box(engine.retrieve(params()).unwrap());
+            black_box(engine.retrieve(params(), &CallOptions::PLAIN).unwrap());
         },
         false,
     );

@@ -11,6 +11,7 @@ use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::pipeline::{Candidate, Pipeline, Signal};
 use ctxloop::query::TaskQuery;
 use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::CallOptions;
 
 /// Files under `src/` gain `share` of the best raw score (0.5: half of it).
 pub struct UnderSrc {
@@ -46,12 +47,15 @@ fn main() -> anyhow::Result<()> {
         .next()
         .unwrap_or_else(|| "how does the loop decide to stop".into());
     let root = args.next();
-    let out = engine(0.5).retrieve(RetrieveParams {
-        task,
-        root,
-        limit: Some(10),
-        ..Default::default()
-    })?;
+    let out = engine(0.5).retrieve(
+        RetrieveParams {
+            task,
+            root,
+            limit: Some(10),
+            ..Default::default()
+        },
+        &CallOptions::PLAIN,
+    )?;
     for f in &out.files {
         eprintln!(
             "{:.2} {:<6} {}  ({})",

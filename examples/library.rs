@@ -3,7 +3,7 @@
 //!
 //!     cargo run --example library -- "fix the token expiry bug" tests/fixtures/authsvc
 
-use ctxloop::{Engine, EngineOptions, RetrieveRequest};
+use ctxloop::{CallOptions, Engine, EngineOptions, RetrieveRequest};
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
@@ -12,12 +12,15 @@ fn main() -> anyhow::Result<()> {
         .unwrap_or_else(|| "how does the loop decide to stop".into());
     let root = args.next();
     let engine = Engine::new(EngineOptions::default());
-    let out = engine.retrieve(RetrieveRequest {
-        task,
-        root,
-        limit: Some(5),
-        ..Default::default()
-    })?;
+    let out = engine.retrieve(
+        RetrieveRequest {
+            task,
+            root,
+            limit: Some(5),
+            ..Default::default()
+        },
+        &CallOptions::PLAIN,
+    )?;
     eprintln!(
         "stop: {} after {} cycle(s)",
         out.stop_reason.as_str(),

@@ -242,7 +242,7 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
     };
     let progress = Progress::start();
     let out = engine
-        .retrieve_with(
+        .retrieve(
             RetrieveRequest {
                 task: args.task,
                 root: args.root.map(|r| r.to_string_lossy().into_owned()),

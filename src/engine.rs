@@ -270,19 +270,14 @@ impl Engine {
         crate::config::deadline_ms(self.options.deadline_ms, arg)
     }
 
-    /// The whole loop in one call (`retrieve`) with the default
-    /// [`CallOptions`]; see [`Engine::retrieve_with`].
-    pub fn retrieve(&self, p: impl Into<RetrieveRequest>) -> Result<RetrieveOutput> {
-        self.retrieve_with(p, &CallOptions::default())
-    }
-
     /// The whole loop in one call (`retrieve`): dispatch, evaluate and refine
-    /// until the stop rule says done. `opts` sets the weights, the client's
+    /// until the stop rule says done. Pass [`CallOptions::PLAIN`] for a plain
+    /// call. `opts` sets the weights, the client's
     /// cancellation and a progress callback called after each cycle. Stops
     /// early, with `truncated` set, at the call's deadline or on cancellation.
     ///
     /// Errors: the request's invalid settings, task or root (see [`LoopConfig::new`]).
-    pub fn retrieve_with(
+    pub fn retrieve(
         &self,
         p: impl Into<RetrieveRequest>,
         opts: &CallOptions,
@@ -335,18 +330,13 @@ impl Engine {
         Ok(out)
     }
 
-    /// `dispatch` with the default [`CallOptions`]; see [`Engine::dispatch_with`].
-    pub fn dispatch(&self, req: impl Into<DispatchRequest>) -> Result<DispatchOutput> {
-        self.dispatch_with(req, &CallOptions::default())
-    }
-
     /// `dispatch`: start a session or run the next cycle of one, within the
     /// engine's deadline and `opts.cancel` (`opts.weights` and
     /// `opts.progress` are not read: a session scores with the defaults).
     ///
     /// Errors: an unknown or expired session, a task, root or setting other
     /// than the session's, the settings and globs [`LoopConfig::new`] refuses.
-    pub fn dispatch_with(
+    pub fn dispatch(
         &self,
         req: impl Into<DispatchRequest>,
         opts: &CallOptions,
@@ -358,78 +348,21 @@ impl Engine {
         } = req.into();
         let start = Instant::now();
         let limits = Limits::new(Some(self.deadline_ms(None)?), opts.cancel.cloned());
-        let session = match &session_id {
-            Some(id) => self.sessions.get(id)?,
-            None => {
-                // A new session takes the filters as its initial query.
-                let cfg = self.config(&p)?;
-                let session = self.sessions.create(cfg);
-                let mut s = session.lock().expect("session poisoned");
-                s.pipeline = self.pipeline_for(&s.config.root, opts.history);
-                s.limits = limits;
-                let mut out = s.dispatch(&self.corpus, &[], &[], &[])?;
-                out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
-                return Ok(out);
-            }
+        let Some(id) = &session_id else {
+            // A new session takes the filters as its initial query.
+            let cfg = self.config(&p)?;
+            let session = self.sessions.create(cfg);
+            let mut s = session.lock().expect("session poisoned");
+            s.pipeline = self.pipeline_for(&s.config.root, opts.history);
+            s.limits = limits;
+            let mut out = s.dispatch(&self.corpus, &[], &[], &[])?;
+            out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
+            return Ok(out);
         };
-        // A continued session adds the filters to its query. It keeps its task
-        // and root: giving others is an error, not silently ignored.
+        // A continued session adds the filters to its query.
+        let session = self.sessions.get(id)?;
         let mut s = session.lock().expect("session poisoned");
-        if let Some(task) = Some(p.task.trim()).filter(|t| !t.is_empty()) {
-            if task != s.config.task.trim() {
-                return Err(Error::SessionMismatch {
-                    id: s.id.clone(),
-                    field: "task",
-                    started: s.config.task.clone(),
-                    given: task.to_string(),
-                });
-            }
-        }
-        if let Some(root) = p.root.as_deref() {
-            let resolved = self.resolve_root(Some(root))?;
-            if resolved != s.config.root {
-                return Err(Error::SessionMismatch {
-                    id: s.id.clone(),
-                    field: "root",
-                    started: s.config.root.display().to_string(),
-                    given: root.to_string(),
-                });
-            }
-        }
-        // The loop's settings are fixed when it starts: another value is
-        // refused like another task (not silently ignored); the same one passes.
-        let settings = [
-            (
-                MAX_CYCLES.name,
-                p.max_cycles.map(|v| v as f64),
-                s.config.max_cycles as f64,
-            ),
-            (
-                MIN_HIGH.name,
-                p.min_high.map(|v| v as f64),
-                s.config.min_high as f64,
-            ),
-            (
-                HIGH_THRESHOLD.name,
-                p.high_threshold,
-                s.config.high_threshold,
-            ),
-            (
-                BUDGET_TOKENS.name,
-                p.budget_tokens.map(|v| v as f64),
-                s.config.budget_tokens as f64,
-            ),
-        ];
-        for (field, given, started) in settings {
-            if let Some(given) = given.filter(|g| *g != started) {
-                return Err(Error::SessionMismatch {
-                    id: s.id.clone(),
-                    field,
-                    started: started.to_string(),
-                    given: given.to_string(),
-                });
-            }
-        }
+        self.same_start(&s, &p)?;
         Filter::new(&p.patterns, &p.excludes)?;
         if let Some(limit) = p.limit {
             s.config.limit = LIMIT.check(Some(limit))?;
@@ -440,11 +373,68 @@ impl Engine {
         Ok(out)
     }
 
-    /// `evaluate`: score the session's candidates, blending agent judgments.
+    /// Checks that a continued session's request keeps its task, root and
+    /// loop settings: each is fixed when the session starts, so another
+    /// value is an [`Error::SessionMismatch`] (not silently ignored); an
+    /// omitted one or the same one passes.
+    fn same_start(&self, s: &Session, p: &RetrieveRequest) -> Result<()> {
+        let mismatch = |field: &'static str, started: String, given: String| {
+            Err(Error::SessionMismatch {
+                id: s.id.clone(),
+                field,
+                started,
+                given,
+            })
+        };
+        if let Some(task) = Some(p.task.trim()).filter(|t| !t.is_empty()) {
+            if task != s.config.task.trim() {
+                return mismatch("task", s.config.task.clone(), task.to_string());
+            }
+        }
+        if let Some(root) = p.root.as_deref() {
+            if self.resolve_root(Some(root))? != s.config.root {
+                let started = s.config.root.display().to_string();
+                return mismatch("root", started, root.to_string());
+            }
+        }
+        let as_f64 = |v: Option<usize>| v.map(|v| v as f64);
+        let settings = [
+            (
+                MAX_CYCLES.name,
+                as_f64(p.max_cycles),
+                s.config.max_cycles as f64,
+            ),
+            (MIN_HIGH.name, as_f64(p.min_high), s.config.min_high as f64),
+            (
+                HIGH_THRESHOLD.name,
+                p.high_threshold,
+                s.config.high_threshold,
+            ),
+            (
+                BUDGET_TOKENS.name,
+                as_f64(p.budget_tokens),
+                s.config.budget_tokens as f64,
+            ),
+        ];
+        for (field, given, started) in settings {
+            if let Some(given) = given.filter(|g| *g != started) {
+                return mismatch(field, started.to_string(), given.to_string());
+            }
+        }
+        Ok(())
+    }
+
+    /// `evaluate`: score the session's candidates, blending agent judgments,
+    /// within the engine's deadline and `opts.cancel` (the other options are
+    /// not read).
     ///
     /// Errors: an unknown session, nothing dispatched yet, a judgment with a
     /// relevance outside [0, 1] or a path that is not one of the session's files.
-    pub fn evaluate(&self, req: impl Into<EvaluateRequest>) -> Result<EvaluateOutput> {
+    pub fn evaluate(
+        &self,
+        req: impl Into<EvaluateRequest>,
+        opts: &CallOptions,
+    ) -> Result<EvaluateOutput> {
         let p = req.into();
         // Judgments are checked before the session sees them.
         let judgments = p
@@ -455,16 +445,22 @@ impl Engine {
         let _busy = Busy::new(&self.busy);
         let session = self.sessions.get(&p.session_id)?;
         let mut s = session.lock().expect("session poisoned");
-        // This call's own deadline: the limits of the `dispatch` call before
-        // it (its deadline, its request's cancellation) are over.
-        s.limits = Limits::new(Some(self.deadline_ms(None)?), None);
+        // This call's own deadline and cancellation: the limits of the
+        // `dispatch` call before it are over.
+        s.limits = Limits::new(Some(self.deadline_ms(None)?), opts.cancel.cloned());
         s.evaluate(&judgments)
     }
 
-    /// `refine`: build the next query and say whether the loop is done.
+    /// `refine`: build the next query and say whether the loop is done. It
+    /// reads no option today (it does no search: nothing to cancel or
+    /// weigh); `opts` keeps every step's entry the same shape.
     ///
     /// Errors: an invalid glob, an unknown session, nothing evaluated yet.
-    pub fn refine(&self, req: impl Into<RefineRequest>) -> Result<RefineOutput> {
+    pub fn refine(
+        &self,
+        req: impl Into<RefineRequest>,
+        _opts: &CallOptions,
+    ) -> Result<RefineOutput> {
         let p = req.into();
         Filter::new(&p.patterns, &p.excludes)?;
         let session = self.sessions.get(&p.session_id)?;

@@ -5,17 +5,20 @@
 //!
 //! As a library: build an [`Engine`] once (it caches file contents by path,
 //! size and mtime) and call [`Engine::retrieve`] with a [`RetrieveRequest`]
-//! (or the `retrieve` tool's [`RetrieveParams`]); [`Engine::retrieve_with`]
-//! takes [`CallOptions`] (weights, cancellation, progress). The step-wise
-//! [`Engine::dispatch`], [`Engine::evaluate`] and [`Engine::refine`] keep a
-//! session between calls. Errors are [`Error`]s whose text says how to fix
-//! the input; numeric settings are bounded by the [`config`] consts.
+//! (or the `retrieve` tool's [`RetrieveParams`]) and [`CallOptions`]
+//! (weights, cancellation, progress, history; [`CallOptions::PLAIN`] for
+//! none). The step-wise [`Engine::dispatch`], [`Engine::evaluate`] and
+//! [`Engine::refine`] take the same pair and keep a session between calls.
+//! Errors are [`Error`]s whose text says how to fix the input; numeric
+//! settings are bounded by the [`config`] consts.
 //!
 //! Map, from the edges in to the loop and back out:
-//! - entry points: [`server`] (MCP over stdio; params in [`tools`]) and
-//!   [`cli`]; both call only [`engine`], the façade: the file cache, the
-//!   sessions, and `retrieve` (the whole loop).
-//! - settings: [`config`] validates a call's knobs into a `LoopConfig`,
+//! - entry points: [`server`] (MCP over stdio; its router is built from
+//!   [`tools::TOOLS`], one [`tools::Tool`] per file: params, the call, the
+//!   text) and [`cli`]; both call only [`engine`], the façade: the file
+//!   cache, the sessions, and `retrieve` (the whole loop), each step taking
+//!   a [`request`] and [`CallOptions`].
+//! - settings: [`config`] validates a call's [`request`] into a `LoopConfig`,
 //!   `root` resolves and confines the root and reads its git provenance,
 //!   `limits` holds a call's deadline and cancellation.
 //! - the loop: `session` — `session/dispatch.rs`, `evaluate.rs`,

@@ -275,16 +275,23 @@ impl Render for RefineOutput {
 mod tests {
     use super::*;
 
+    /// `retrieve`'s answer to the token expiry task on the authsvc fixture.
+    fn token_expiry() -> RetrieveOutput {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc");
+        let request = crate::request::RetrieveRequest {
+            task: "fix the token expiry bug".into(),
+            root: Some(root.into()),
+            ..Default::default()
+        };
+        let engine = crate::engine::Engine::new(Default::default());
+        engine
+            .retrieve(request, &crate::request::CallOptions::PLAIN)
+            .unwrap()
+    }
+
     #[test]
     fn text_and_markdown_say_when_the_call_stopped_early() {
-        let engine = crate::engine::Engine::new(Default::default());
-        let mut out = engine
-            .retrieve(crate::tools::retrieve::RetrieveParams {
-                task: "fix the token expiry bug".into(),
-                root: Some(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc").into()),
-                ..Default::default()
-            })
-            .unwrap();
+        let mut out = token_expiry();
         assert!(!render_text(&out).contains("stopped early"));
         let detail = "deadline of 10 ms passed in cycle 1 while reading files: 3 of 9 read";
         out.truncated = Some(crate::types::Truncated {
@@ -299,14 +306,7 @@ mod tests {
 
     #[test]
     fn text_and_markdown_say_what_was_skipped() {
-        let engine = crate::engine::Engine::new(Default::default());
-        let mut out = engine
-            .retrieve(crate::tools::retrieve::RetrieveParams {
-                task: "fix the token expiry bug".into(),
-                root: Some(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc").into()),
-                ..Default::default()
-            })
-            .unwrap();
+        let mut out = token_expiry();
         out.stats.skipped = Default::default();
         assert!(!render_text(&out).contains("skipped:"));
         out.stats.skipped.binary = 3;

@@ -124,8 +124,10 @@ pub struct RefineRequest {
 pub type Progress<'a> = &'a (dyn Fn(usize, usize, &str) + Sync);
 
 /// How one call runs, beside what it asks: the scoring weights, the client's
-/// cancellation and a progress callback. `CallOptions::default()` is the
-/// plain call (default weights, not cancellable, no progress).
+/// cancellation, a progress callback and the history's source. Every
+/// [`crate::Engine`] step takes one; [`CallOptions::PLAIN`] (equal to
+/// `CallOptions::default()`) is the plain call: default weights, not
+/// cancellable, no progress, history from the root's repository.
 #[derive(Clone, Copy, Default)]
 pub struct CallOptions<'a> {
     /// Scoring weights (default: [`Weights::default`]); `ctxloop bench --weights`.
@@ -139,6 +141,17 @@ pub struct CallOptions<'a> {
     /// the engine's `no_history` is set). `ctxloop bench` passes the task's
     /// repository and `base_commit`.
     pub history: Option<&'a HistorySource>,
+}
+
+impl CallOptions<'static> {
+    /// The plain call: every option `None` (the same as `default()`, as a
+    /// constant so `&CallOptions::PLAIN` can be passed without a binding).
+    pub const PLAIN: CallOptions<'static> = CallOptions {
+        weights: None,
+        cancel: None,
+        progress: None,
+        history: None,
+    };
 }
 
 #[cfg(test)]

@@ -235,10 +235,13 @@ fn serve_answers_tools_call_without_a_name_with_invalid_params() {
     );
     let r = &got[&2];
     assert_eq!(r["error"]["code"], -32602, "{r}");
-    assert!(r["error"]["message"]
-        .as_str()
-        .unwrap()
-        .starts_with("missing tool name"));
+    let message = r["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("missing tool name"), "{message}");
+    // The names come from the server's one list of tools.
+    assert!(
+        message.ends_with("one of retrieve, dispatch, evaluate, refine"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -56,7 +56,7 @@ fn a_deeply_nested_file_stops_at_the_deadline_and_is_named() {
     let dir = tempfile::tempdir().unwrap();
     tree(dir.path());
     let out = Engine::new(EngineOptions::default())
-        .retrieve(params(dir.path(), 1_000))
+        .retrieve(params(dir.path(), 1_000), &CallOptions::PLAIN)
         .expect("retrieve answers");
     let named = not_parsed(&out);
     assert!(
@@ -86,7 +86,7 @@ fn a_cancelled_call_stops_parsing_the_file() {
         c.cancel();
     });
     let out = engine
-        .retrieve_with(
+        .retrieve(
             params(dir.path(), 3_600_000),
             &CallOptions {
                 cancel: Some(&cancel),
@@ -128,12 +128,15 @@ fn a_task_of_thousands_of_distinct_words_answers_from_the_task_s_code_terms() {
         task.push_str(&format!("w{:x}tok ", x >> 24));
     }
     let out = Engine::new(EngineOptions::default())
-        .retrieve(RetrieveParams {
-            task,
-            root: Some(dir.path().to_string_lossy().into_owned()),
-            deadline_ms: Some(60_000),
-            ..Default::default()
-        })
+        .retrieve(
+            RetrieveParams {
+                task,
+                root: Some(dir.path().to_string_lossy().into_owned()),
+                deadline_ms: Some(60_000),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .expect("retrieve answers");
     assert_eq!(
         out.files.first().map(|f| f.path.as_str()),

@@ -105,7 +105,7 @@ fn the_engine_stops_on_cancellation_and_says_the_answer_is_partial() {
     let cancel = CancellationToken::new();
     cancel.cancel();
     let out = engine
-        .retrieve_with(
+        .retrieve(
             RetrieveParams {
                 task: "handler_3 payload".into(),
                 root: Some(dir.path().to_string_lossy().into_owned()),
@@ -132,11 +132,14 @@ fn the_engine_stops_on_cancellation_and_says_the_answer_is_partial() {
 fn deadline_out_of_range_is_refused_with_the_range() {
     let engine = Engine::new(EngineOptions::default());
     let err = engine
-        .retrieve(RetrieveParams {
-            task: "anything".into(),
-            deadline_ms: Some(0),
-            ..Default::default()
-        })
+        .retrieve(
+            RetrieveParams {
+                task: "anything".into(),
+                deadline_ms: Some(0),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap_err()
         .to_string();
     assert!(err.contains("deadline_ms") && err.contains("10"), "{err}");

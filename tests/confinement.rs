@@ -13,6 +13,7 @@
 use crate::common::*;
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::CallOptions;
 use rmcp::model::CallToolResult;
 use serde_json::{json, Value};
 use std::os::unix::fs::symlink;
@@ -279,11 +280,14 @@ fn a_server_root_that_cannot_be_resolved_refuses_every_root() {
         Some("/".into()),
     ] {
         let err = engine
-            .retrieve(RetrieveParams {
-                task: TASK.into(),
-                root: root.clone(),
-                ..Default::default()
-            })
+            .retrieve(
+                RetrieveParams {
+                    task: TASK.into(),
+                    root: root.clone(),
+                    ..Default::default()
+                },
+                &CallOptions::PLAIN,
+            )
             .expect_err("nothing may be searched");
         let msg = err.to_string();
         assert!(
@@ -501,11 +505,14 @@ async fn a_whitelist_does_not_reopen_hidden_files_unless_the_server_says_so() {
         ..Default::default()
     });
     let out = engine
-        .retrieve(RetrieveParams {
-            task: SECRET_TASK.into(),
-            limit: Some(20),
-            ..Default::default()
-        })
+        .retrieve(
+            RetrieveParams {
+                task: SECRET_TASK.into(),
+                limit: Some(20),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     let body = serde_json::to_string(&out).unwrap();
     assert!(body.contains("SECRET_CANARY_7f3a91_env"), "{body}");
@@ -543,11 +550,14 @@ async fn a_hidden_or_ignored_root_argument_is_refused_with_the_way_to_allow_it()
         ..Default::default()
     });
     let out = engine
-        .retrieve(RetrieveParams {
-            task: SECRET_TASK.into(),
-            root: Some(p.join(".secrets").to_string_lossy().into_owned()),
-            ..Default::default()
-        })
+        .retrieve(
+            RetrieveParams {
+                task: SECRET_TASK.into(),
+                root: Some(p.join(".secrets").to_string_lossy().into_owned()),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     assert!(serde_json::to_string(&out)
         .unwrap()
@@ -756,11 +766,14 @@ fn race(
     let handle = swapper(s.root.clone(), outside_of(&s), name, plain, stop.clone());
     let mut leaks = 0;
     for _ in 0..30 {
-        let out = engine.retrieve(RetrieveParams {
-            task: TASK.into(),
-            max_cycles: Some(1),
-            ..Default::default()
-        });
+        let out = engine.retrieve(
+            RetrieveParams {
+                task: TASK.into(),
+                max_cycles: Some(1),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        );
         if let Ok(out) = out {
             leaks += usize::from(serde_json::to_string(&out).unwrap().contains(TOKEN));
         }

@@ -4,6 +4,7 @@
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::retrieve::RetrieveParams;
 use ctxloop::types::RetrieveOutput;
+use ctxloop::CallOptions;
 
 #[path = "../examples/custom_signal.rs"]
 #[allow(dead_code)]
@@ -33,12 +34,15 @@ fn tree() -> tempfile::TempDir {
 
 fn ranked(engine: &Engine, root: &std::path::Path) -> RetrieveOutput {
     engine
-        .retrieve(RetrieveParams {
-            task: "the token expiry is wrong".into(),
-            root: Some(root.to_string_lossy().into()),
-            max_cycles: Some(1),
-            ..Default::default()
-        })
+        .retrieve(
+            RetrieveParams {
+                task: "the token expiry is wrong".into(),
+                root: Some(root.to_string_lossy().into()),
+                max_cycles: Some(1),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap()
 }
 

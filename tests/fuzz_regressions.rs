@@ -3,6 +3,7 @@
 
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::dispatch::DispatchParams;
+use ctxloop::CallOptions;
 use std::path::PathBuf;
 
 fn fixture() -> PathBuf {
@@ -20,19 +21,25 @@ fn a_later_cycles_candidates_are_ranked_by_the_relevance_they_show() {
         ..Default::default()
     });
     let first = engine
-        .dispatch(DispatchParams {
-            task: Some("token expi/y".into()),
-            patterns: vec!["auth/**".into()],
-            ..Default::default()
-        })
+        .dispatch(
+            DispatchParams {
+                task: Some("token expi/y".into()),
+                patterns: vec!["auth/**".into()],
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     let second = engine
-        .dispatch(DispatchParams {
-            session_id: Some(first.session_id),
-            limit: Some(5),
-            patterns: vec!["*.py".into()],
-            ..Default::default()
-        })
+        .dispatch(
+            DispatchParams {
+                session_id: Some(first.session_id),
+                limit: Some(5),
+                patterns: vec!["*.py".into()],
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     let shown: Vec<(&str, f64)> = second
         .candidates

@@ -82,3 +82,43 @@ async fn retrieve_brings_in_the_definition_and_reports_no_open_gap_for_it() {
     );
     c.cancel().await.unwrap();
 }
+
+/// `evaluate` honours its call's cancellation like `dispatch`: a cancelled
+/// call looks for no gaps (it scans and parses) and says to finalize; the
+/// same evaluation uncancelled finds the constant's gap.
+#[test]
+fn a_cancelled_evaluate_looks_for_no_gaps() {
+    use ctxloop::{CallOptions, DispatchRequest, Engine, EvaluateRequest, RetrieveRequest};
+    let evaluate = |cancel: Option<&tokio_util::sync::CancellationToken>| {
+        let engine = Engine::new(Default::default());
+        let start = RetrieveRequest {
+            task: "overdue invoices are charged the wrong penalty".into(),
+            root: Some(constgap().display().to_string()),
+            ..Default::default()
+        };
+        let request = DispatchRequest {
+            session_id: None,
+            start,
+        };
+        let d = engine.dispatch(request, &CallOptions::PLAIN).unwrap();
+        let opts = CallOptions {
+            cancel,
+            ..CallOptions::PLAIN
+        };
+        let request = EvaluateRequest {
+            session_id: d.session_id,
+            judgments: vec![],
+        };
+        engine.evaluate(request, &opts).unwrap()
+    };
+    let whole = evaluate(None);
+    assert!(whole
+        .gaps
+        .iter()
+        .any(|g| g.symbol.as_deref() == Some("SURCHARGE_RATIO")));
+    let cancelled = tokio_util::sync::CancellationToken::new();
+    cancelled.cancel();
+    let stopped = evaluate(Some(&cancelled));
+    assert!(stopped.gaps.is_empty(), "{:?}", stopped.gaps);
+    assert_eq!(stopped.decision, ctxloop::types::DecisionKind::Finalize);
+}

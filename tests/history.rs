@@ -52,7 +52,7 @@ fn commit(repo: &Path, msg: &str) -> Option<String> {
 
 fn retrieve(engine: &Engine, root: &Path, history: Option<&HistorySource>) -> RetrieveOutput {
     engine
-        .retrieve_with(
+        .retrieve(
             RetrieveParams {
                 task: TASK.into(),
                 root: Some(root.to_string_lossy().into()),

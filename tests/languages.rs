@@ -6,6 +6,7 @@
 
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::CallOptions;
 
 /// Writes `files` (path, text) into a temporary tree, asks for the bug in
 /// `ident` and checks that `defining` comes first.
@@ -30,11 +31,14 @@ fn defining_file_ranks_first(ident: &str, defining: &str, files: &[(&str, &str)]
         assert!(count(path) > count(defining) || count(path) <= 1, "{path}");
     }
     let out = Engine::new(EngineOptions::default())
-        .retrieve(RetrieveParams {
-            task: format!("fix the bug in {ident}"),
-            root: Some(dir.path().to_string_lossy().into()),
-            ..Default::default()
-        })
+        .retrieve(
+            RetrieveParams {
+                task: format!("fix the bug in {ident}"),
+                root: Some(dir.path().to_string_lossy().into()),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     let ranking: Vec<(&str, f64, &[String])> = out
         .files

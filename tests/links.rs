@@ -9,6 +9,7 @@
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::request::{DispatchRequest, EvaluateRequest, Judgment, RefineRequest};
 use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::CallOptions;
 use std::path::Path;
 
 const TASK: &str = "render_invoice_total rounding is wrong for discounted invoices: \
@@ -54,12 +55,15 @@ fn the_second_cycle_brings_in_the_high_files_callee_and_caller_and_keeps_the_fir
     let engine = Engine::new(EngineOptions::default());
     let run = |cycles: usize| {
         engine
-            .retrieve(RetrieveParams {
-                task: TASK.into(),
-                root: Some(dir.path().to_string_lossy().into_owned()),
-                max_cycles: Some(cycles as _),
-                ..Default::default()
-            })
+            .retrieve(
+                RetrieveParams {
+                    task: TASK.into(),
+                    root: Some(dir.path().to_string_lossy().into_owned()),
+                    max_cycles: Some(cycles as _),
+                    ..Default::default()
+                },
+                &CallOptions::PLAIN,
+            )
             .unwrap()
     };
     let one = run(1);
@@ -96,15 +100,18 @@ fn a_judged_high_file_pulls_in_its_neighbours_and_refine_says_why() {
     tree(dir.path());
     let engine = Engine::new(EngineOptions::default());
     let d1 = engine
-        .dispatch(DispatchRequest {
-            session_id: None,
-            start: RetrieveParams {
-                task: TASK.into(),
-                root: Some(dir.path().to_string_lossy().into_owned()),
-                ..Default::default()
-            }
-            .into(),
-        })
+        .dispatch(
+            DispatchRequest {
+                session_id: None,
+                start: RetrieveParams {
+                    task: TASK.into(),
+                    root: Some(dir.path().to_string_lossy().into_owned()),
+                    ..Default::default()
+                }
+                .into(),
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     let sid = d1.session_id.clone();
     assert!(d1.candidates[0].snippets.iter().any(|s| !s.text.is_empty()));
@@ -123,16 +130,22 @@ fn a_judged_high_file_pulls_in_its_neighbours_and_refine_says_why() {
         })
         .collect();
     engine
-        .evaluate(EvaluateRequest {
-            session_id: sid.clone(),
-            judgments,
-        })
+        .evaluate(
+            EvaluateRequest {
+                session_id: sid.clone(),
+                judgments,
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     let r = engine
-        .refine(RefineRequest {
-            session_id: sid.clone(),
-            ..Default::default()
-        })
+        .refine(
+            RefineRequest {
+                session_id: sid.clone(),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     assert!(
         r.added
@@ -151,18 +164,24 @@ fn a_judged_high_file_pulls_in_its_neighbours_and_refine_says_why() {
         r.added.candidates
     );
     let d2 = engine
-        .dispatch(DispatchRequest {
-            session_id: Some(sid.clone()),
-            ..Default::default()
-        })
+        .dispatch(
+            DispatchRequest {
+                session_id: Some(sid.clone()),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     let shown = paths(&d2.candidates);
     assert!(shown.contains(&"billing/proration.py"), "{shown:?}");
     let e2 = engine
-        .evaluate(EvaluateRequest {
-            session_id: sid,
-            judgments: Vec::new(),
-        })
+        .evaluate(
+            EvaluateRequest {
+                session_id: sid,
+                judgments: Vec::new(),
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     // The answer so far is in evaluate's output with its line ranges, the
     // confirmed file first, its callee and caller right below it.

@@ -5,6 +5,7 @@
 //! stale; Windows separators in globs and paths are accepted.
 
 use crate::common::assert_succeeded;
+use ctxloop::CallOptions;
 
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::test_support::walk;
@@ -27,11 +28,14 @@ fn write(root: &Path, rel: &str, bytes: impl AsRef<[u8]>) {
 
 fn retrieve(engine: &Engine, root: &Path, task: &str) -> RetrieveOutput {
     engine
-        .retrieve(RetrieveParams {
-            task: task.into(),
-            root: Some(root.to_string_lossy().into_owned()),
-            ..Default::default()
-        })
+        .retrieve(
+            RetrieveParams {
+                task: task.into(),
+                root: Some(root.to_string_lossy().into_owned()),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .expect("retrieve succeeds")
 }
 
@@ -277,34 +281,43 @@ fn windows_separators_in_globs_roots_and_judgments_are_normalised() {
         ..Default::default()
     });
     let out = engine
-        .retrieve(RetrieveParams {
-            task: IDENT.into(),
-            root: Some("src\\auth\\..".into()),
-            patterns: vec!["auth\\*.py".into()],
-            excludes: vec![".\\auth\\session.py".into()],
-            ..Default::default()
-        })
+        .retrieve(
+            RetrieveParams {
+                task: IDENT.into(),
+                root: Some("src\\auth\\..".into()),
+                patterns: vec!["auth\\*.py".into()],
+                excludes: vec![".\\auth\\session.py".into()],
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     assert!(out.root.path.ends_with("src"), "{}", out.root.path);
     assert_eq!(paths(&out), ["auth/token.py"]);
 
     let d = engine
-        .dispatch(DispatchParams {
-            task: Some(IDENT.into()),
-            patterns: vec!["src\\**".into()],
-            ..Default::default()
-        })
+        .dispatch(
+            DispatchParams {
+                task: Some(IDENT.into()),
+                patterns: vec!["src\\**".into()],
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     assert!(d.candidates.iter().all(|c| c.path.starts_with("src/")));
     let e = engine
-        .evaluate(EvaluateParams {
-            session_id: d.session_id,
-            judgments: vec![Judgment {
-                path: ".\\src\\users\\profile.py".into(),
-                relevance: 0.95,
-                missing_context: None,
-            }],
-        })
+        .evaluate(
+            EvaluateParams {
+                session_id: d.session_id,
+                judgments: vec![Judgment {
+                    path: ".\\src\\users\\profile.py".into(),
+                    relevance: 0.95,
+                    missing_context: None,
+                }],
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     let judged = e
         .evaluations
@@ -368,12 +381,15 @@ fn dependency_directories_are_skipped_outside_git_unless_an_include_names_them()
     // An include glob naming the directory walks it; its files rank below
     // first-party code that matches as well (the vendored-code prior).
     let out = engine
-        .retrieve(RetrieveParams {
-            task: FLOOD_TASK.into(),
-            root: Some(p.to_string_lossy().into_owned()),
-            patterns: vec!["node_modules/**".into(), "src/**".into()],
-            ..Default::default()
-        })
+        .retrieve(
+            RetrieveParams {
+                task: FLOOD_TASK.into(),
+                root: Some(p.to_string_lossy().into_owned()),
+                patterns: vec!["node_modules/**".into(), "src/**".into()],
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap();
     assert_eq!(out.stats.files_walked, 41, "{:?}", out.stats);
     assert_eq!(paths(&out)[0], "src/auth.js");

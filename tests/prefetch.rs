@@ -6,6 +6,7 @@
 use crate::common::*;
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::CallOptions;
 use std::path::Path;
 use tokio_util::sync::CancellationToken;
 
@@ -33,10 +34,13 @@ fn engine(root: &Path) -> Engine {
 
 fn top_paths(engine: &Engine, task: &str) -> Vec<String> {
     engine
-        .retrieve(RetrieveParams {
-            task: task.into(),
-            ..Default::default()
-        })
+        .retrieve(
+            RetrieveParams {
+                task: task.into(),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
         .unwrap()
         .files
         .into_iter()

@@ -15,6 +15,7 @@ use ctxloop::tools::evaluate::{EvaluateParams, Judgment};
 use ctxloop::tools::refine::RefineParams;
 use ctxloop::tools::retrieve::RetrieveParams;
 use ctxloop::types::File;
+use ctxloop::CallOptions;
 use proptest::prelude::*;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -369,7 +370,7 @@ proptest! {
 
     #[test]
     fn retrieve_answers_or_explains_on_arbitrary_arguments(p in retrieve_params()) {
-        match engine().retrieve(p) {
+        match engine().retrieve(p, &CallOptions::PLAIN) {
             Ok(out) => check_files(&out.files, &out.root.path)?,
             Err(e) => check_error(&e)?,
         }
@@ -399,7 +400,7 @@ proptest! {
             fields.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         // Bad shapes are refused by serde (an error result at the MCP boundary).
         if let Ok(p) = serde_json::from_value::<RetrieveParams>(obj.into()) {
-            match engine().retrieve(p) {
+            match engine().retrieve(p, &CallOptions::PLAIN) {
                 Ok(out) => check_files(&out.files, &out.root.path)?,
                 Err(e) => check_error(&e)?,
             }
@@ -427,7 +428,7 @@ proptest! {
             high_threshold: start.high_threshold,
             limit: start.limit,
             budget_tokens: start.budget_tokens,
-        });
+        }, &CallOptions::PLAIN);
         let sid = match d {
             Ok(d) => {
                 if !d.candidates.is_empty() {
@@ -444,14 +445,14 @@ proptest! {
             .into_iter()
             .map(|(path, relevance, missing_context)| Judgment { path, relevance, missing_context })
             .collect();
-        if let Err(e) = engine().evaluate(EvaluateParams { session_id: sid.clone(), judgments }) {
+        if let Err(e) = engine().evaluate(EvaluateParams { session_id: sid.clone(), judgments }, &CallOptions::PLAIN) {
             check_error(&e)?;
             // The session survives a refused judgment.
-            engine().evaluate(EvaluateParams { session_id: sid.clone(), judgments: vec![] }).unwrap();
+            engine().evaluate(EvaluateParams { session_id: sid.clone(), judgments: vec![] }, &CallOptions::PLAIN).unwrap();
         }
-        match engine().refine(RefineParams { session_id: sid.clone(), keywords, patterns, excludes }) {
+        match engine().refine(RefineParams { session_id: sid.clone(), keywords, patterns, excludes }, &CallOptions::PLAIN) {
             Ok(_) => {
-                let next = engine().dispatch(DispatchParams { session_id: Some(sid), ..Default::default() });
+                let next = engine().dispatch(DispatchParams { session_id: Some(sid), ..Default::default() }, &CallOptions::PLAIN);
                 match next {
                     Ok(d) => {
                         for w in d.candidates.windows(2) {

@@ -10,6 +10,7 @@ mod common;
 
 use arbitrary::Arbitrary;
 use common::{check_error, check_files, engine};
+use ctxloop::CallOptions;
 use ctxloop::test_support::{normalize_glob, score, Candidate, Doc, Filter, Focus, TaskQuery, Weights};
 use ctxloop::tools::retrieve::RetrieveParams;
 use libfuzzer_sys::fuzz_target;
@@ -88,7 +89,7 @@ fuzz_target!(|input: Input| {
             max_cycles: Some(2),
             ..Default::default()
         };
-        match engine().retrieve(p) {
+        match engine().retrieve(p, &CallOptions::PLAIN) {
             Ok(out) => check_files(&out.files, Path::new(&out.root.path)),
             Err(e) => check_error(&e),
         }

@@ -8,6 +8,7 @@
 mod common;
 
 use common::{check_error, check_files, engine, fixture};
+use ctxloop::CallOptions;
 use ctxloop::tools::dispatch::DispatchParams;
 use ctxloop::tools::evaluate::EvaluateParams;
 use ctxloop::tools::refine::RefineParams;
@@ -24,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
         let Ok(p) = serde_json::from_slice::<RetrieveParams>(json) else {
             return;
         };
-        match engine().retrieve(p) {
+        match engine().retrieve(p, &CallOptions::PLAIN) {
             Ok(out) => check_files(&out.files, Path::new(&out.root.path)),
             Err(e) => check_error(&e),
         }
@@ -37,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(d) = serde_json::from_value::<DispatchParams>(v["dispatch"].clone()) else {
         return;
     };
-    let sid = match engine().dispatch(d) {
+    let sid = match engine().dispatch(d, &CallOptions::PLAIN) {
         Ok(out) => {
             check_files(&out.candidates, &fixture());
             out.session_id
@@ -51,17 +52,17 @@ fuzz_target!(|data: &[u8]| {
     };
     let eval = json!({"session_id": sid, "judgments": v["judgments"].clone()});
     if let Ok(p) = serde_json::from_value::<EvaluateParams>(eval) {
-        if let Err(e) = engine().evaluate(p) {
+        if let Err(e) = engine().evaluate(p, &CallOptions::PLAIN) {
             check_error(&e);
         }
     }
     if let Ok(p) = serde_json::from_value::<RefineParams>(with_session(&v["refine"])) {
-        if let Err(e) = engine().refine(p) {
+        if let Err(e) = engine().refine(p, &CallOptions::PLAIN) {
             check_error(&e);
         }
     }
     if let Ok(p) = serde_json::from_value::<DispatchParams>(with_session(&v["next"])) {
-        match engine().dispatch(p) {
+        match engine().dispatch(p, &CallOptions::PLAIN) {
             Ok(out) => check_files(&out.candidates, &fixture()),
             Err(e) => check_error(&e),
         }

@@ -21,7 +21,9 @@ use super::metrics::gold_ranks;
 use super::systems::{existing_files, score_answer, SystemRun};
 use super::tasks::{normalize_path, Task};
 use crate::engine::Engine;
-use crate::request::{DispatchRequest, EvaluateRequest, Judgment, RefineRequest, RetrieveRequest};
+use crate::request::{
+    CallOptions, DispatchRequest, EvaluateRequest, Judgment, RefineRequest, RetrieveRequest,
+};
 use crate::types::{DecisionKind, File};
 use std::path::Path;
 use std::time::Instant;
@@ -95,16 +97,19 @@ fn judged_cycles(
     depth: usize,
 ) -> crate::error::Result<Vec<(Vec<File>, usize, f64)>> {
     let start = Instant::now();
-    let mut d = engine.dispatch(DispatchRequest {
-        session_id: None,
-        start: RetrieveRequest {
-            task: task.problem_statement.clone(),
-            root: Some(tree.to_string_lossy().into_owned()),
-            limit: Some(depth),
-            max_cycles: Some(max_cycles),
-            ..Default::default()
+    let mut d = engine.dispatch(
+        DispatchRequest {
+            session_id: None,
+            start: RetrieveRequest {
+                task: task.problem_statement.clone(),
+                root: Some(tree.to_string_lossy().into_owned()),
+                limit: Some(depth),
+                max_cycles: Some(max_cycles),
+                ..Default::default()
+            },
         },
-    })?;
+        &CallOptions::PLAIN,
+    )?;
     let id = d.session_id.clone();
     let mut cycles = Vec::new();
     loop {
@@ -117,27 +122,36 @@ fn judged_cycles(
                 missing_context: None,
             })
             .collect();
-        let e = engine.evaluate(EvaluateRequest {
-            session_id: id.clone(),
-            judgments,
-        })?;
+        let e = engine.evaluate(
+            EvaluateRequest {
+                session_id: id.clone(),
+                judgments,
+            },
+            &CallOptions::PLAIN,
+        )?;
         let mut files = e.evaluations;
         files.truncate(depth);
         cycles.push((files, e.tokens, start.elapsed().as_secs_f64() * 1e3));
         if e.decision == DecisionKind::Finalize || cycles.len() >= max_cycles {
             break;
         }
-        let r = engine.refine(RefineRequest {
-            session_id: id.clone(),
-            ..Default::default()
-        })?;
+        let r = engine.refine(
+            RefineRequest {
+                session_id: id.clone(),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )?;
         if r.done {
             break;
         }
-        d = engine.dispatch(DispatchRequest {
-            session_id: Some(id.clone()),
-            start: RetrieveRequest::default(),
-        })?;
+        d = engine.dispatch(
+            DispatchRequest {
+                session_id: Some(id.clone()),
+                start: RetrieveRequest::default(),
+            },
+            &CallOptions::PLAIN,
+        )?;
     }
     Ok(cycles)
 }

@@ -158,7 +158,7 @@ pub(super) fn run_engine(
         commit: task.base_commit.clone(),
     };
     let start = Instant::now();
-    let result = engine.retrieve_with(
+    let result = engine.retrieve(
         params,
         &crate::request::CallOptions {
             weights: Some(weights),

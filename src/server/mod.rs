@@ -1,8 +1,10 @@
-//! The MCP server: the rmcp handler. Each tool delegates to the engine on a
-//! blocking thread (walking and parsing are CPU work) and returns
+//! The MCP server: the rmcp handler over the tools of [`crate::tools::TOOLS`]
+//! (its router is built from that list at start). Each tool runs on the
+//! engine on a blocking thread (walking and parsing are CPU work) and returns
 //! `structuredContent` plus a compact text rendering. Logs go to stderr only.
 
 mod args;
+mod call;
 mod prompt;
 mod transport;
 
@@ -11,87 +13,38 @@ pub use transport::LineTransport;
 /// Validates `serve`'s roots before the server starts (see the function).
 pub use crate::confine::server_roots;
 use crate::engine::{Engine, EngineOptions};
-use crate::error::Error;
-use crate::render::{self, Render};
-use crate::request::CallOptions;
-use crate::tools::dispatch::DispatchParams;
-use crate::tools::evaluate::EvaluateParams;
-use crate::tools::refine::RefineParams;
-use crate::tools::retrieve::RetrieveParams;
-use crate::types::{DispatchOutput, EvaluateOutput, RefineOutput, RetrieveOutput};
-use rmcp::handler::server::common::{schema_for_input, schema_for_output};
+use crate::tools::TOOLS;
+pub(crate) use call::{error_result, input_schema, parse, result, route, run, tool_attr, Reply};
 use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, ContentBlock, CustomRequest, CustomResult, ErrorData, Implementation,
-    JsonObject, ProgressNotificationParam, RequestMetaObject, ServerCapabilities, ServerConfig,
+    CustomRequest, CustomResult, ErrorData, Implementation, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
-use rmcp::{prompt_handler, tool, tool_handler, tool_router, ServerHandler, ServiceExt};
-use rmcp::{Peer, RoleServer};
-use serde::Serialize;
+use rmcp::RoleServer;
+use rmcp::{prompt_handler, tool_handler, ServerHandler, ServiceExt};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
-/// Instructions sent at initialization: when to use which tool.
-pub const INSTRUCTIONS: &str = "ctxloop finds the source files a coding task needs, ranked with evidence, \
-without an index or network. Use it before grep when you do not yet know which files matter. \
-`retrieve` runs the whole dispatch → evaluate → refine loop in one call: pass the task text (paste \
-error messages and paths verbatim). For step-wise control, `dispatch` starts a session, `evaluate` \
-takes your own 0-1 judgments of the candidates and names missing context (gaps), `refine` builds the \
-next query; stop after 3 cycles or once 3+ files are high and no gap is critical. The prompt \
-`gather_context` spells out that protocol for sub-agents.";
+/// The instructions' words before and after the tools' own parts
+/// ([`crate::tools::Tool::GUIDE`]).
+const INSTRUCTIONS_OPEN: &str =
+    "ctxloop finds the source files a coding task needs, ranked with evidence, \
+without an index or network. Use it before grep when you do not yet know which files matter.";
+const INSTRUCTIONS_CLOSE: &str =
+    "The prompt `gather_context` spells out that protocol for sub-agents.";
 
-/// A tool's input schema, from its params type (the tools take raw arguments
-/// and check them with [`args::parse`], for errors that name the field).
-fn input_schema<T: schemars::JsonSchema + 'static>() -> std::sync::Arc<JsonObject> {
-    schema_for_input::<T>().unwrap_or_else(|e| panic!("invalid input schema: {e}"))
+/// Instructions sent at initialization: when to use which tool, one part per
+/// tool of [`TOOLS`], in its order.
+pub fn instructions() -> String {
+    let mut parts = vec![INSTRUCTIONS_OPEN];
+    parts.extend(TOOLS.iter().map(|t| t.guide));
+    parts.push(INSTRUCTIONS_CLOSE);
+    parts.join(" ")
 }
 
-/// What a `retrieve` result carries (its `content` argument).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Content {
-    /// The text rendering and the full structured content (the default).
-    Both,
-    /// The text rendering; structured content without snippet text.
-    Text,
-    /// The full structured content; the text is one summary line.
-    Structured,
-}
-
-const CONTENT_DOC: &str = "What the result carries: \"both\" (default) the text rendering and the full structuredContent; \"text\" the text rendering, and structuredContent without snippet text (ranges only), for clients that show the model both; \"structured\" the full structuredContent and a one-line text.";
-
-/// `retrieve`'s input schema: its params plus `content`, which only the MCP
-/// tool has (it chooses what the result carries, not what is searched).
-fn retrieve_input_schema() -> std::sync::Arc<JsonObject> {
-    let mut schema = (*input_schema::<RetrieveParams>()).clone();
-    if let Some(props) = schema.get_mut("properties").and_then(|p| p.as_object_mut()) {
-        props.insert(
-            "content".into(),
-            serde_json::json!({"type": "string", "enum": ["both", "text", "structured"], "default": "both", "description": CONTENT_DOC}),
-        );
-    }
-    std::sync::Arc::new(schema)
-}
-
-fn take_content(args: &mut JsonObject) -> Result<Content, String> {
-    match args.remove("content") {
-        None | Some(serde_json::Value::Null) => Ok(Content::Both),
-        Some(v) => match v.as_str() {
-            Some("both") => Ok(Content::Both),
-            Some("text") => Ok(Content::Text),
-            Some("structured") => Ok(Content::Structured),
-            _ => Err(format!(
-                "`content` must be \"both\", \"text\" or \"structured\", not {}",
-                crate::error::clip(&v.to_string())
-            )),
-        },
-    }
-}
-
-/// The MCP server: the four tools and the `gather_context` prompt over one
-/// shared [`Engine`]. Cloning shares the engine.
+/// The MCP server: the tools of [`TOOLS`] and the `gather_context` prompt
+/// over one shared [`Engine`]. Cloning shares the engine.
 #[derive(Clone)]
 pub struct CtxServer {
     engine: Arc<Engine>,
@@ -99,34 +52,6 @@ pub struct CtxServer {
     prompt_router: PromptRouter<Self>,
 }
 
-fn result<T: Serialize>(value: &T, text: String) -> CallToolResult {
-    let json = serde_json::to_value(value).unwrap_or_default();
-    let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
-    r.structured_content = Some(json);
-    r
-}
-
-fn tool_error(e: Error) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(e.to_string())])
-}
-
-/// Runs engine work off the async executor; a cancelled request stops waiting.
-async fn run<T: Send + 'static>(
-    ct: CancellationToken,
-    f: impl FnOnce() -> Result<T, Error> + Send + 'static,
-) -> Result<T, CallToolResult> {
-    let handle = tokio::task::spawn_blocking(f);
-    tokio::select! {
-        r = handle => match r {
-            Ok(Ok(v)) => Ok(v),
-            Ok(Err(e)) => Err(tool_error(e)),
-            Err(e) => Err(CallToolResult::error(vec![ContentBlock::text(format!("internal error: {e}"))])),
-        },
-        _ = ct.cancelled() => Err(CallToolResult::error(vec![ContentBlock::text("cancelled by the client")])),
-    }
-}
-
-#[tool_router(router = tool_router)]
 impl CtxServer {
     /// A server with its own engine.
     pub fn new(options: EngineOptions) -> Self {
@@ -135,186 +60,20 @@ impl CtxServer {
 
     /// A server over a shared engine (e.g. one a test also calls directly).
     pub fn with_engine(engine: Arc<Engine>) -> Self {
+        let mut tool_router = ToolRouter::new();
+        for t in TOOLS {
+            tool_router.add_route((t.route)());
+        }
         Self {
             engine,
-            tool_router: Self::tool_router(),
+            tool_router,
             prompt_router: Self::prompt_router(),
         }
     }
 
-    #[tool(
-        description = "Find the files a coding task needs: runs dispatch → evaluate → refine (up to 3 cycles) and returns ranked files with 0-1 relevance, tiers, reasons, line-ranged snippets and open gaps. Use before grep when you don't know where to look.",
-        annotations(read_only_hint = true, open_world_hint = false),
-        input_schema = retrieve_input_schema(),
-        output_schema = schema_for_output::<RetrieveOutput>()
-    )]
-    async fn retrieve(
-        &self,
-        Parameters(args): Parameters<JsonObject>,
-        ct: CancellationToken,
-        meta: RequestMetaObject,
-        peer: Peer<RoleServer>,
-    ) -> CallToolResult {
-        let mut args = args;
-        let content = match take_content(&mut args) {
-            Ok(c) => c,
-            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
-        };
-        let p: RetrieveParams = match args::parse(args) {
-            Ok(p) => p,
-            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
-        };
-        let engine = self.engine.clone();
-        // Progress after each cycle, when the client asked for it (a progress
-        // token in `_meta`); the engine runs on a blocking thread, so its
-        // reports cross a channel to an async task that notifies the client.
-        let max_cycles = p.max_cycles.unwrap_or(crate::config::MAX_CYCLES.default);
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize, String)>();
-        // The closing notification's sender: a loop that stops early
-        // (sufficient, converged, ...) still ends its progress at `total`.
-        let done_tx = tx.clone();
-        let forward = meta.get_progress_token().map(|token| {
-            tokio::spawn(async move {
-                // Progress must increase from one notification to the next.
-                let mut last = 0;
-                while let Some((done, total, message)) = rx.recv().await {
-                    if done <= last {
-                        continue;
-                    }
-                    last = done;
-                    let note = ProgressNotificationParam::new(token.clone(), done as f64)
-                        .with_total(total as f64)
-                        .with_message(message);
-                    if peer.notify_progress(note).await.is_err() {
-                        break;
-                    }
-                }
-            })
-        });
-        let cancel = ct.clone();
-        let r = run(ct, move || {
-            let progress = move |done: usize, total: usize, msg: &str| {
-                let _ = tx.send((done, total, msg.to_string()));
-            };
-            engine.retrieve_with(
-                p,
-                &CallOptions {
-                    cancel: Some(&cancel),
-                    progress: Some(&progress),
-                    ..Default::default()
-                },
-            )
-        })
-        .await;
-        if let Ok(out) = &r {
-            let _ = done_tx.send((
-                max_cycles,
-                max_cycles,
-                format!(
-                    "done after {} of {max_cycles} cycles: {}",
-                    out.cycles.len(),
-                    out.stop_reason.as_str()
-                ),
-            ));
-        }
-        drop(done_tx);
-        if let Some(forward) = forward {
-            // Every progress notification goes out before the result.
-            let _ = forward.await;
-        }
-        match r {
-            Ok(mut out) => match content {
-                Content::Both => result(&out, out.text()),
-                Content::Text => {
-                    let text = out.text();
-                    for f in &mut out.files {
-                        for sn in &mut f.snippets {
-                            sn.text.clear();
-                        }
-                    }
-                    result(&out, text)
-                }
-                Content::Structured => result(&out, render::retrieve_summary(&out)),
-            },
-            Err(e) => e,
-        }
-    }
-
-    #[tool(
-        description = "Step 1 of the loop: start a session (give `task`) or run its next cycle (give `session_id`). Returns ranked candidate files with evidence. Then call `evaluate`.",
-        annotations(read_only_hint = true, open_world_hint = false),
-        input_schema = input_schema::<DispatchParams>(),
-        output_schema = schema_for_output::<DispatchOutput>()
-    )]
-    async fn dispatch(
-        &self,
-        Parameters(args): Parameters<JsonObject>,
-        ct: CancellationToken,
-    ) -> CallToolResult {
-        let p: DispatchParams = match args::parse(args) {
-            Ok(p) => p,
-            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
-        };
-        let engine = self.engine.clone();
-        let cancel = ct.clone();
-        match run(ct, move || {
-            engine.dispatch_with(
-                p,
-                &CallOptions {
-                    cancel: Some(&cancel),
-                    ..Default::default()
-                },
-            )
-        })
-        .await
-        {
-            Ok(out) => result(&out, out.text()),
-            Err(e) => e,
-        }
-    }
-
-    #[tool(
-        description = "Step 2: score the session's candidates 0-1 (your `judgments` override the server's), tier them, and name missing context as gaps. Returns `decision`: finalize or refine.",
-        annotations(read_only_hint = true, open_world_hint = false),
-        input_schema = input_schema::<EvaluateParams>(),
-        output_schema = schema_for_output::<EvaluateOutput>()
-    )]
-    async fn evaluate(
-        &self,
-        Parameters(args): Parameters<JsonObject>,
-        ct: CancellationToken,
-    ) -> CallToolResult {
-        let p: EvaluateParams = match args::parse(args) {
-            Ok(p) => p,
-            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
-        };
-        let engine = self.engine.clone();
-        match run(ct, move || engine.evaluate(p)).await {
-            Ok(out) => result(&out, out.text()),
-            Err(e) => e,
-        }
-    }
-
-    #[tool(
-        description = "Step 3: build the next query from the evaluation (gap symbols, high files' neighbourhood, excludes for low files, plus your additions) and say whether the loop is done. If not done, call `dispatch` with the session_id.",
-        annotations(read_only_hint = true, open_world_hint = false),
-        input_schema = input_schema::<RefineParams>(),
-        output_schema = schema_for_output::<RefineOutput>()
-    )]
-    async fn refine(
-        &self,
-        Parameters(args): Parameters<JsonObject>,
-        ct: CancellationToken,
-    ) -> CallToolResult {
-        let p: RefineParams = match args::parse(args) {
-            Ok(p) => p,
-            Err(e) => return CallToolResult::error(vec![ContentBlock::text(e)]),
-        };
-        let engine = self.engine.clone();
-        match run(ct, move || engine.refine(p)).await {
-            Ok(out) => result(&out, out.text()),
-            Err(e) => e,
-        }
+    /// The engine the tools call.
+    pub(crate) fn engine(&self) -> &Arc<Engine> {
+        &self.engine
     }
 }
 
@@ -329,7 +88,7 @@ impl ServerHandler for CtxServer {
                 .build(),
         )
         .with_server_info(Implementation::new("ctxloop", env!("CARGO_PKG_VERSION")))
-        .with_instructions(INSTRUCTIONS)
+        .with_instructions(instructions())
     }
 
     /// rmcp routes a standard method whose params it cannot decode (e.g.
@@ -354,7 +113,8 @@ impl ServerHandler for CtxServer {
         let has_name = params.get("name").is_some_and(|n| n.is_string());
         match request.method.as_str() {
             "tools/call" if !has_name => {
-                Err(missing("tool", "retrieve, dispatch, evaluate, refine"))
+                let names: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
+                Err(missing("tool", &names.join(", ")))
             }
             "prompts/get" if !has_name => Err(missing("prompt", "gather_context")),
             "tools/call" | "prompts/get" | "tools/list" | "prompts/list" | "initialize"
@@ -434,4 +194,24 @@ pub async fn serve_stdio(options: EngineOptions) -> anyhow::Result<()> {
         _ = tokio::signal::ctrl_c() => { tracing::info!("interrupted"); }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// The instructions name every tool of the list, in its order, between
+    /// the opening (what ctxloop is for) and the pointer to the prompt.
+    #[test]
+    fn instructions_name_every_tool_in_the_lists_order() {
+        let text = super::instructions();
+        assert!(text.starts_with("ctxloop finds the source files"), "{text}");
+        assert!(text.ends_with("spells out that protocol for sub-agents."));
+        let mut from = 0;
+        for t in super::TOOLS {
+            let name = format!("`{}`", t.name);
+            let at = text[from..]
+                .find(&name)
+                .unwrap_or_else(|| panic!("{name} missing or out of order"));
+            from += at + name.len();
+        }
+    }
 }

@@ -1,82 +1,70 @@
-//! The `dispatch` tool's parameters (its input schema) and their conversion into the core request.
-use crate::config::{BUDGET_TOKENS, HIGH_THRESHOLD, LIMIT, MAX_CYCLES, MIN_HIGH};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+//! The `dispatch` tool: start a session or run its next cycle.
+use super::loop_params::loop_params;
+use super::Tool;
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::render::Render;
+use crate::request::{CallOptions, DispatchRequest};
+use crate::types::DispatchOutput;
 
-/// Input of `dispatch`: start a session (with `task`) or run its next cycle (with `session_id`).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DispatchParams {
-    /// Session to continue. Omit it (and give `task`) to start a new session.
-    #[serde(default)]
-    pub session_id: Option<String>,
-    /// The coding task; required when starting a session. When continuing one, omit it or pass the session's task (another task is an error).
-    #[serde(default)]
-    pub task: Option<String>,
-    /// Directory to search when starting a session (default: the server's root). When continuing one, omit it or pass the same directory.
-    #[serde(default)]
-    pub root: Option<String>,
-    /// Include globs to add, gitignore-style, relative to the root.
-    #[serde(default)]
-    pub patterns: Vec<String>,
-    /// Search terms to add.
-    #[serde(default)]
-    pub keywords: Vec<String>,
-    /// Exclude globs or paths to add.
-    #[serde(default)]
-    pub excludes: Vec<String>,
-    /// When starting: maximum cycles, 1-10 (default 3). Fixed for the session: when continuing, omit it.
-    #[serde(default)]
-    #[schemars(range(min = MAX_CYCLES.min, max = MAX_CYCLES.max))]
-    pub max_cycles: Option<usize>,
-    /// When starting: high-tier files needed to stop, 1-50 (default 3).
-    #[serde(default)]
-    #[schemars(range(min = MIN_HIGH.min, max = MIN_HIGH.max))]
-    pub min_high: Option<usize>,
-    /// When starting: relevance at or above which a file is high, 0.05-1.0 (default 0.7).
-    #[serde(default)]
-    #[schemars(range(min = HIGH_THRESHOLD.min, max = HIGH_THRESHOLD.max))]
-    pub high_threshold: Option<f64>,
-    /// Candidates returned per cycle, 1-100 (default 10).
-    #[serde(default)]
-    #[schemars(range(min = LIMIT.min, max = LIMIT.max))]
-    pub limit: Option<usize>,
-    /// When starting: token budget of the text rendering (headers, snippets, handles), 100-20000 (default 6000). Fixed for the session.
-    #[serde(default)]
-    #[schemars(range(min = BUDGET_TOKENS.min, max = BUDGET_TOKENS.max))]
-    pub budget_tokens: Option<usize>,
+loop_params! {
+    /// Input of `dispatch`: start a session (with `task`) or run its next cycle (with `session_id`).
+    pub struct DispatchParams {
+        /// Session to continue. Omit it (and give `task`) to start a new session.
+        #[serde(default)]
+        pub session_id: Option<String>,
+        /// The coding task; required when starting a session. When continuing one, omit it or pass the session's task (another task is an error).
+        #[serde(default)]
+        pub task: Option<String>,
+    }
+    shared {
+        /// Directory to search when starting a session (default: the server's root). When continuing one, omit it or pass the same directory.
+        root,
+        /// Include globs to add, gitignore-style, relative to the root.
+        patterns,
+        /// Search terms to add.
+        keywords,
+        /// Exclude globs or paths to add.
+        excludes,
+        /// When starting: maximum cycles, 1-10 (default 3). Fixed for the session: when continuing, omit it.
+        max_cycles,
+        /// When starting: high-tier files needed to stop, 1-50 (default 3).
+        min_high,
+        /// When starting: relevance at or above which a file is high, 0.05-1.0 (default 0.7).
+        high_threshold,
+        /// Candidates returned per cycle, 1-100 (default 10).
+        limit,
+        /// When starting: token budget of the text rendering (headers, snippets, handles), 100-20000 (default 6000). Fixed for the session.
+        budget_tokens,
+    }
 }
 
-impl From<DispatchParams> for crate::request::DispatchRequest {
-    fn from(p: DispatchParams) -> Self {
-        let DispatchParams {
+impl From<DispatchParams> for DispatchRequest {
+    fn from(mut p: DispatchParams) -> Self {
+        let session_id = p.session_id.take();
+        let task = p.task.take().unwrap_or_default();
+        DispatchRequest {
             session_id,
-            task,
-            root,
-            patterns,
-            keywords,
-            excludes,
-            max_cycles,
-            min_high,
-            high_threshold,
-            limit,
-            budget_tokens,
-        } = p;
-        crate::request::DispatchRequest {
-            session_id,
-            start: crate::request::RetrieveRequest {
-                task: task.unwrap_or_default(),
-                root,
-                patterns,
-                keywords,
-                excludes,
-                max_cycles,
-                min_high,
-                high_threshold,
-                limit,
-                budget_tokens,
-                deadline_ms: None,
-            },
+            start: p.into_request(task, None),
         }
+    }
+}
+
+/// The `dispatch` tool.
+pub struct Dispatch;
+
+impl Tool for Dispatch {
+    const NAME: &'static str = "dispatch";
+    const DESCRIPTION: &'static str = "Step 1 of the loop: start a session (give `task`) or run its next cycle (give `session_id`). Returns ranked candidate files with evidence. Then call `evaluate`.";
+    const GUIDE: &'static str = "For step-wise control, `dispatch` starts a session,";
+    type Params = DispatchParams;
+    type Output = DispatchOutput;
+
+    fn call(engine: &Engine, p: DispatchParams, opts: &CallOptions) -> Result<DispatchOutput> {
+        engine.dispatch(p, opts)
+    }
+
+    fn text(out: &DispatchOutput) -> String {
+        out.text()
     }
 }

@@ -1,4 +1,10 @@
-//! The `evaluate` tool's parameters (its input schema) and their conversion into the core request.
+//! The `evaluate` tool: score the session's candidates, with the agent's judgments.
+use super::Tool;
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::render::Render;
+use crate::request::CallOptions;
+use crate::types::EvaluateOutput;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -40,5 +46,24 @@ impl From<EvaluateParams> for crate::request::EvaluateRequest {
                 })
                 .collect(),
         }
+    }
+}
+
+/// The `evaluate` tool.
+pub struct Evaluate;
+
+impl Tool for Evaluate {
+    const NAME: &'static str = "evaluate";
+    const DESCRIPTION: &'static str = "Step 2: score the session's candidates 0-1 (your `judgments` override the server's), tier them, and name missing context as gaps. Returns `decision`: finalize or refine.";
+    const GUIDE: &'static str = "`evaluate` takes your own 0-1 judgments of the candidates and names missing context (gaps),";
+    type Params = EvaluateParams;
+    type Output = EvaluateOutput;
+
+    fn call(engine: &Engine, p: EvaluateParams, opts: &CallOptions) -> Result<EvaluateOutput> {
+        engine.evaluate(p, opts)
+    }
+
+    fn text(out: &EvaluateOutput) -> String {
+        out.text()
     }
 }

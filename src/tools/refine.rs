@@ -1,4 +1,10 @@
-//! The `refine` tool's parameters (its input schema) and their conversion into the core request.
+//! The `refine` tool: build the next query from the evaluation.
+use super::Tool;
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::render::Render;
+use crate::request::CallOptions;
+use crate::types::RefineOutput;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -27,5 +33,24 @@ impl From<RefineParams> for crate::request::RefineRequest {
             patterns: p.patterns,
             excludes: p.excludes,
         }
+    }
+}
+
+/// The `refine` tool.
+pub struct Refine;
+
+impl Tool for Refine {
+    const NAME: &'static str = "refine";
+    const DESCRIPTION: &'static str = "Step 3: build the next query from the evaluation (gap symbols, high files' neighbourhood, excludes for low files, plus your additions) and say whether the loop is done. If not done, call `dispatch` with the session_id.";
+    const GUIDE: &'static str = "`refine` builds the next query; stop after 3 cycles or once 3+ files are high and no gap is critical.";
+    type Params = RefineParams;
+    type Output = RefineOutput;
+
+    fn call(engine: &Engine, p: RefineParams, opts: &CallOptions) -> Result<RefineOutput> {
+        engine.refine(p, opts)
+    }
+
+    fn text(out: &RefineOutput) -> String {
+        out.text()
     }
 }
