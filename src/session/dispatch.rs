@@ -251,8 +251,11 @@ impl Session {
     /// Brings in the files the last evaluation linked to its high files
     /// (see `links`): each gets its link's strength, discounted as later
     /// cycles' evidence is, and, unless an agent-judged file is its source,
-    /// no more than the first cycle's best files leave room for (the
-    /// `later_cap`: the first answer's top stays as it was). Files the
+    /// no more than the first cycle's answer leaves room for (the
+    /// `tail_cap`: below its `limit` files, so an unjudged link fills the
+    /// slots cycle 1 left empty and never pushes one of its files out; with
+    /// the `later_cap`, below its 5th file, links pushed cycle 1's ranks
+    /// 6-10 out: C Acc@10 85.0 after cycle 1, 77.5 after 3). Files the
     /// query excludes, and files the agent judged, are left as they are.
     /// Returns the paths whose relevance rose.
     fn bring_in_links(&mut self, filter: &Filter) -> Vec<String> {
@@ -264,7 +267,7 @@ impl Session {
             }
             let mut relevance = (l.strength * discount * 1000.0).round() / 1000.0;
             if !l.judged {
-                if let Some(cap) = self.later_cap {
+                if let Some(cap) = self.tail_cap {
                     relevance = relevance.min(cap);
                 }
             }
