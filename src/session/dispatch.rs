@@ -276,7 +276,7 @@ impl Session {
                 continue;
             }
             kept.relevance = relevance;
-            kept.evidence.insert(0, Evidence::Link(l.reason.clone()));
+            kept.evidence.insert(0, Evidence::Link(l.link.clone()));
             raised.push(l.path);
         }
         raised

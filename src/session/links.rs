@@ -19,7 +19,7 @@
 
 use crate::corpus::{holders_many, Doc};
 use crate::lang::{DefKind, RefKind};
-use crate::score::is_test_path;
+use crate::score::{is_test_path, Link, LinkKind};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -40,8 +40,8 @@ pub(super) struct Linked {
     /// Evidence in [0, 1]: the best high file's relevance times how strongly
     /// this file is linked to it (two or more names, or the same stem: 1).
     pub strength: f64,
-    /// Why, as a reason string (`uses `x` from high file src/a.py`, ...).
-    pub reason: String,
+    /// What links it to that high file (its reason's data).
+    pub link: Link,
     /// The strongest link comes from a file the agent judged high.
     pub judged: bool,
 }
@@ -61,16 +61,21 @@ pub(super) fn linked(
         .collect();
     let docs: Vec<&Doc> = code.iter().map(|(_, d)| &***d).collect();
     let wanted = |p: &str| !skip.contains(p) && !is_test_path(p) && !is_aside(p);
-    // path → (strength, reason, judged), the strongest link kept.
-    let mut best: HashMap<String, (f64, String, bool)> = HashMap::new();
+    // path → (strength, link, judged), the strongest link kept.
+    let mut best: HashMap<String, (f64, Link, bool)> = HashMap::new();
     for (high, rel, judged) in highs {
         let judged = *judged;
-        let mut offer = |path: &str, strength: f64, reason: String| {
-            let e = best
-                .entry(path.to_string())
-                .or_insert((0.0, String::new(), false));
-            if strength > e.0 {
-                *e = (strength, reason, judged);
+        let mut offer = |path: &str, strength: f64, kind: LinkKind| {
+            let link = Link {
+                kind,
+                high: high.clone(),
+            };
+            match best.get_mut(path) {
+                Some(e) if strength <= e.0 => {}
+                Some(e) => *e = (strength, link, judged),
+                None => {
+                    best.insert(path.to_string(), (strength, link, judged));
+                }
             }
         };
         if stop() {
@@ -81,7 +86,7 @@ pub(super) fn linked(
         };
         for sib in siblings(high, corpus) {
             if wanted(&sib) {
-                offer(&sib, *rel, format!("same name as high file {high}"));
+                offer(&sib, *rel, LinkKind::SameName);
             }
         }
         let syms = doc.symbols_until(stop);
@@ -139,7 +144,7 @@ pub(super) fn linked(
             offer(
                 p,
                 rel * link_strength(names.len()),
-                format!("uses {} from high file {high}", quoted(&names)),
+                LinkKind::Uses(owned(&names)),
             );
         }
         // Callees: files defining a rare name this file uses (parsed to check).
@@ -178,22 +183,22 @@ pub(super) fn linked(
                 offer(
                     p,
                     rel * link_strength(names.len()),
-                    format!("defines {} used by high file {high}", quoted(&names)),
+                    LinkKind::Defines(owned(&names)),
                 );
             }
         }
-        for (p, strength, reason) in co_changed(high, *rel) {
+        for (p, strength, kind) in co_changed(high, *rel) {
             if wanted(&p) {
-                offer(&p, strength, reason);
+                offer(&p, strength, kind);
             }
         }
     }
     let mut out: Vec<Linked> = best
         .into_iter()
-        .map(|(path, (strength, reason, judged))| Linked {
+        .map(|(path, (strength, link, judged))| Linked {
             path,
             strength,
-            reason,
+            link,
             judged,
         })
         .collect();
@@ -234,9 +239,9 @@ fn link_strength(names: usize) -> f64 {
 }
 
 /// Files that change together with `high` in the history, as (path,
-/// strength, reason): the place a co-change signal (`src/history.rs`, built
+/// strength, link): the place a co-change signal (`src/history.rs`, built
 /// on another branch) plugs in. None yet.
-fn co_changed(_high: &str, _relevance: f64) -> Vec<(String, f64, String)> {
+fn co_changed(_high: &str, _relevance: f64) -> Vec<(String, f64, LinkKind)> {
     Vec::new()
 }
 
@@ -266,14 +271,9 @@ fn siblings(path: &str, corpus: &BTreeMap<String, Arc<Doc>>) -> Vec<String> {
         .collect()
 }
 
-/// `` `a`, `b`, `c` `` (at most three names).
-fn quoted(names: &[&str]) -> String {
-    names
-        .iter()
-        .take(3)
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The names, owned, in their (sorted) order.
+fn owned(names: &[&str]) -> Vec<String> {
+    names.iter().map(|n| n.to_string()).collect()
 }
 
 #[cfg(test)]
