@@ -145,7 +145,10 @@ impl fmt::Display for FocusWhy {
                 write!(f, "defines `{symbol}`, used at {from}")
             }
             FocusWhy::DefinesParent { symbol, from } => {
-                write!(f, "defines `{symbol}`, the parent of a definition at {from}")
+                write!(
+                    f,
+                    "defines `{symbol}`, the parent of a definition at {from}"
+                )
             }
             FocusWhy::ConfigNamed { from } => write!(f, "configuration file named at {from}"),
         }

@@ -27,8 +27,13 @@ use std::sync::Arc;
 const MAX_HOLDERS: usize = 6;
 /// Names of one high file looked up, at most, per direction.
 const MAX_NAMES: usize = 80;
-/// Files parsed, per high file, to check that they define a used name.
+/// Files checked, per high file, for defining a used name.
 const MAX_PARSED: usize = 16;
+/// Files parsed afresh, per call, to check that they define a used name:
+/// a file parsed already (by the first cycle's scoring, snippets or gaps)
+/// is checked from its kept symbols at no cost; the others are parsed on the
+/// later cycles' hot path, so only the best few of them (most names first).
+const MAX_FRESH_PARSES: usize = 8;
 /// Shortest name that links.
 const MIN_NAME_LEN: usize = 4;
 
@@ -63,6 +68,7 @@ pub(super) fn linked(
     let wanted = |p: &str| !skip.contains(p) && !is_test_path(p) && !is_aside(p);
     // path → (strength, link, judged), the strongest link kept.
     let mut best: HashMap<String, (f64, Link, bool)> = HashMap::new();
+    let mut fresh_left = MAX_FRESH_PARSES;
     for (high, rel, judged) in highs {
         let judged = *judged;
         let mut offer = |path: &str, strength: f64, kind: LinkKind| {
@@ -163,6 +169,15 @@ pub(super) fn linked(
         let mut holding: Vec<(&str, Vec<&str>)> = holding.into_iter().collect();
         holding.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
         holding.truncate(MAX_PARSED);
+        // Parsed already, or among the few parsed afresh.
+        holding.retain(|(p, _)| {
+            let parsed = corpus[*p].kept_symbols().is_some();
+            if !parsed && fresh_left == 0 {
+                return false;
+            }
+            fresh_left -= usize::from(!parsed);
+            true
+        });
         let defined: Vec<(&str, Vec<&str>)> = {
             use rayon::prelude::*;
             holding
@@ -279,6 +294,53 @@ fn owned(names: &[&str]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn callees_are_checked_from_kept_symbols_and_few_files_are_parsed_afresh() {
+        // A high file calling twelve functions, each defined in a file of
+        // its own; the first cycle parsed two of those files already.
+        let names: Vec<String> = (0..12).map(|i| format!("compute_part_{i}")).collect();
+        let calls: String = names.iter().map(|n| format!("    {n}(x)\n")).collect();
+        let mut corpus: BTreeMap<String, Arc<Doc>> = BTreeMap::new();
+        corpus.insert(
+            "src/high.py".into(),
+            Arc::new(Doc::for_test(
+                "src/high.py",
+                &format!("def run(x):\n{calls}"),
+            )),
+        );
+        let file_of = |i: usize| {
+            if i >= 10 {
+                format!("src/zz_part_{i}.py")
+            } else {
+                format!("src/part_{i}.py")
+            }
+        };
+        for (i, n) in names.iter().enumerate() {
+            let p = file_of(i);
+            let doc = Doc::for_test(&p, &format!("def {n}(x):\n    return x\n"));
+            corpus.insert(p, Arc::new(doc));
+        }
+        for i in [10, 11] {
+            corpus[&file_of(i)].symbols();
+        }
+        let highs = [("src/high.py".to_string(), 0.9, false)];
+        let found = linked(&highs, &corpus, &HashSet::new(), &|| false);
+        let fresh = (0..10)
+            .filter(|&i| corpus[&file_of(i)].kept_symbols().is_some())
+            .count();
+        assert_eq!(fresh, MAX_FRESH_PARSES, "files parsed afresh");
+        let callees: Vec<&str> = found.iter().map(|l| l.path.as_str()).collect();
+        assert_eq!(callees.len(), MAX_FRESH_PARSES + 2, "{callees:?}");
+        for i in [10, 11] {
+            assert!(callees.contains(&file_of(i).as_str()), "{callees:?}");
+        }
+        let l = found.iter().find(|l| l.path == file_of(10)).unwrap();
+        assert_eq!(
+            l.link.to_string(),
+            "defines `compute_part_10` used by high file src/high.py"
+        );
+    }
 
     #[test]
     fn examples_docs_and_benchmarks_are_aside_and_source_is_not() {
