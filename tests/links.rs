@@ -224,3 +224,43 @@ fn an_unjudged_link_never_pushes_a_file_out_of_the_first_cycles_answer() {
     assert!(linked, "{:?}", three.cycles[0].decision);
     assert_eq!(paths(&three.files), first);
 }
+
+#[test]
+fn a_file_closing_a_gap_never_pushes_a_file_out_of_the_first_cycles_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    // The invoice module calls `prorate_monthly_charge`, defined in
+    // `billing/proration.py`: a gap the later cycles close.
+    tree(dir.path());
+    for i in 0..12 {
+        let p = dir.path().join(format!("notes/discount{i}.py"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(
+            p,
+            format!("# invoices: the discount {i}\nDISCOUNT_{i} = {i}\n"),
+        )
+        .unwrap();
+    }
+    let engine = Engine::new(EngineOptions::default());
+    let run = |cycles: usize| {
+        engine
+            .retrieve(RetrieveParams {
+                task: TASK.into(),
+                root: Some(dir.path().to_string_lossy().into_owned()),
+                max_cycles: Some(cycles as _),
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    let one = run(1);
+    let three = run(3);
+    let first = paths(&one.files);
+    assert_eq!(first.len(), 10, "cycle 1 fills the answer: {first:?}");
+    assert!(!first.contains(&"billing/proration.py"), "{first:?}");
+    let gap = three.cycles[0].gaps.iter().any(|g| {
+        g.suggested_paths
+            .iter()
+            .any(|p| p == "billing/proration.py")
+    });
+    assert!(gap, "{:?}", three.cycles[0].gaps);
+    assert_eq!(paths(&three.files), first);
+}

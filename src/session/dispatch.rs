@@ -269,9 +269,9 @@ impl Session {
     /// cycles' evidence is, and, unless an agent-judged file is its source,
     /// no more than the first cycle's answer leaves room for (the
     /// `tail_cap`: below its `limit` files, so an unjudged link fills the
-    /// slots cycle 1 left empty and never pushes one of its files out; with
-    /// the `later_cap`, below its 5th file, links pushed cycle 1's ranks
-    /// 6-10 out: C Acc@10 85.0 after cycle 1, 77.5 after 3). Files the
+    /// slots cycle 1 left empty and never pushes one of its files out; capped
+    /// below its 5th file, links pushed cycle 1's ranks 6-10 out: C Acc@10
+    /// 85.0 after cycle 1, 77.5 after 3). Files the
     /// query excludes, and files the agent judged, are left as they are.
     /// Returns the paths whose relevance rose.
     fn bring_in_links(&mut self, filter: &Filter) -> Vec<String> {
@@ -320,15 +320,12 @@ impl Session {
             let path = cands[s.idx].rel.to_string();
             let mut relevance = (s.relevance * discount * 1000.0).round() / 1000.0;
             if self.cycle > 1 {
-                // A file that closes a gap may join right after the first cycle's
-                // best files; any other newcomer goes after all of its answer.
-                let closes_gap = self.focus.floors.iter().any(|(p, _, _)| *p == path);
-                let cap = if closes_gap {
-                    self.later_cap
-                } else {
-                    self.tail_cap
-                };
-                if let Some(cap) = cap {
+                // Any newcomer, a file that closes a gap too, goes after all
+                // of the first cycle's answer (or fills its empty slots): a
+                // gap's file capped just below cycle 1's 5th file pushed its
+                // ranks 6-10 out (libuv-44125af62afa: its gold file, rank 10
+                // after cycle 1, left the answer).
+                if let Some(cap) = self.tail_cap {
                     relevance = relevance.min(cap);
                 }
             }
