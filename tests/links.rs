@@ -194,3 +194,92 @@ fn a_judged_high_file_pulls_in_its_neighbours_and_refine_says_why() {
         .iter()
         .any(|s| !s.text.is_empty() && s.start_line >= 1));
 }
+
+#[test]
+fn an_unjudged_link_never_pushes_a_file_out_of_the_first_cycles_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path());
+    // The invoice module calls nothing of another file (no gap to close):
+    // its one link is its caller, `reports/ledger.py`.
+    std::fs::write(
+        dir.path().join("billing/invoice.py"),
+        "def render_invoice_total(invoice, discount):\n    \
+         \"\"\"The invoice total with its discount, rounded.\"\"\"\n    \
+         total = invoice.amount - discount - discount\n    \
+         return apply_half_even(total)\n\n\ndef apply_half_even(value):\n    return round(value, 2)\n",
+    )
+    .unwrap();
+    // Enough files with the task's words to fill the first answer's ten
+    // slots, each weaker than the invoice module.
+    for i in 0..12 {
+        let p = dir.path().join(format!("notes/discount{i}.py"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(
+            p,
+            format!("# invoices: the discount {i}\nDISCOUNT_{i} = {i}\n"),
+        )
+        .unwrap();
+    }
+    let engine = Engine::new(EngineOptions::default());
+    let run = |cycles: usize| {
+        engine
+            .retrieve(RetrieveParams {
+                task: TASK.into(),
+                root: Some(dir.path().to_string_lossy().into_owned()),
+                max_cycles: Some(cycles as _),
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    let one = run(1);
+    let three = run(3);
+    let first = paths(&one.files);
+    assert_eq!(first.len(), 10, "cycle 1 fills the answer: {first:?}");
+    assert_eq!(first[0], "billing/invoice.py");
+    assert!(three.cycles.len() >= 2, "{:?}", three.cycles);
+    // The link was found (and fills no empty slot: there is none), and the
+    // first answer is the answer.
+    let linked = three.cycles[0].decision.contains("link");
+    assert!(linked, "{:?}", three.cycles[0].decision);
+    assert_eq!(paths(&three.files), first);
+}
+
+#[test]
+fn a_file_closing_a_gap_never_pushes_a_file_out_of_the_first_cycles_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    // The invoice module calls `prorate_monthly_charge`, defined in
+    // `billing/proration.py`: a gap the later cycles close.
+    tree(dir.path());
+    for i in 0..12 {
+        let p = dir.path().join(format!("notes/discount{i}.py"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(
+            p,
+            format!("# invoices: the discount {i}\nDISCOUNT_{i} = {i}\n"),
+        )
+        .unwrap();
+    }
+    let engine = Engine::new(EngineOptions::default());
+    let run = |cycles: usize| {
+        engine
+            .retrieve(RetrieveParams {
+                task: TASK.into(),
+                root: Some(dir.path().to_string_lossy().into_owned()),
+                max_cycles: Some(cycles as _),
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    let one = run(1);
+    let three = run(3);
+    let first = paths(&one.files);
+    assert_eq!(first.len(), 10, "cycle 1 fills the answer: {first:?}");
+    assert!(!first.contains(&"billing/proration.py"), "{first:?}");
+    let gap = three.cycles[0].gaps.iter().any(|g| {
+        g.suggested_paths
+            .iter()
+            .any(|p| p == "billing/proration.py")
+    });
+    assert!(gap, "{:?}", three.cycles[0].gaps);
+    assert_eq!(paths(&three.files), first);
+}

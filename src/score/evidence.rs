@@ -56,12 +56,11 @@ pub enum Evidence {
         /// How many files it fits (at least 2).
         fits: usize,
     },
-    /// A cycle focuses on the file (a boost or a floor), with the reason the
-    /// cycle gave.
-    Focus(String),
+    /// A cycle focuses on the file (a boost or a floor), and why.
+    Focus(FocusWhy),
     /// A later cycle brought the file in through the code graph: what links
     /// it to a high file (see `session::links`).
-    Link(String),
+    Link(Link),
     /// A library [`super::Signal`] moved the file by `share` of the best score.
     Signal {
         /// The signal's name.
@@ -81,6 +80,102 @@ pub enum Evidence {
     },
     /// The agent judged the file's relevance.
     Judged(f64),
+}
+
+/// Why a cycle focuses on a file ([`Evidence::Focus`]): `refine` builds it
+/// from a high file or a gap.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FocusWhy {
+    /// The file lies in the directory of the high file `high` (a boost).
+    NextTo {
+        /// The high file's path.
+        high: String,
+    },
+    /// The file defines `symbol`, which `from` uses (an undefined-symbol
+    /// gap's floor).
+    DefinesUsed {
+        /// The symbol.
+        symbol: String,
+        /// Where it is used (`path:line`, or `a high file`).
+        from: String,
+    },
+    /// The file defines `symbol`, the parent of a definition at `from` (a
+    /// missing-parent gap's floor).
+    DefinesParent {
+        /// The base class or trait.
+        symbol: String,
+        /// Where the definition is (`path:line`, or `a high file`).
+        from: String,
+    },
+    /// A configuration file named at `from` (a config gap's floor).
+    ConfigNamed {
+        /// Where it is named (`path:line`, or `a high file`).
+        from: String,
+    },
+}
+
+/// What links a file to a high file in the code graph ([`Evidence::Link`],
+/// built by `session::links`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    /// How the two files are linked.
+    pub kind: LinkKind,
+    /// The high file's path.
+    pub high: String,
+}
+
+/// How a file is linked to a high file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LinkKind {
+    /// Same stem in the same directory, another extension (`foo.h`, `foo.c`).
+    SameName,
+    /// The file uses these names the high file defines (a caller; sorted,
+    /// the reason shows at most three).
+    Uses(Vec<String>),
+    /// The file defines these names the high file uses (a callee; sorted,
+    /// the reason shows at most three).
+    Defines(Vec<String>),
+}
+
+impl fmt::Display for FocusWhy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FocusWhy::NextTo { high } => write!(f, "next to high file {high}"),
+            FocusWhy::DefinesUsed { symbol, from } => {
+                write!(f, "defines `{symbol}`, used at {from}")
+            }
+            FocusWhy::DefinesParent { symbol, from } => {
+                write!(
+                    f,
+                    "defines `{symbol}`, the parent of a definition at {from}"
+                )
+            }
+            FocusWhy::ConfigNamed { from } => write!(f, "configuration file named at {from}"),
+        }
+    }
+}
+
+impl fmt::Display for Link {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let high = &self.high;
+        match &self.kind {
+            LinkKind::SameName => write!(f, "same name as high file {high}"),
+            LinkKind::Uses(names) => write!(f, "uses {} from high file {high}", quoted(names)),
+            LinkKind::Defines(names) => {
+                write!(f, "defines {} used by high file {high}", quoted(names))
+            }
+        }
+    }
+}
+
+/// `` `a`, `b`, `c` `` (at most three names).
+fn quoted(names: &[String]) -> String {
+    names
+        .iter()
+        .take(3)
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Evidence {
@@ -123,7 +218,8 @@ impl fmt::Display for Evidence {
             Evidence::NamedAmong { named, fits } => {
                 write!(f, "{}, one of {fits} files it fits", named.reason())
             }
-            Evidence::Focus(why) | Evidence::Link(why) => f.write_str(why),
+            Evidence::Focus(why) => why.fmt(f),
+            Evidence::Link(link) => link.fmt(f),
             Evidence::Signal { name, share } => {
                 write!(f, "{name} ({share:+.2} of the best score)")
             }
@@ -192,6 +288,53 @@ mod tests {
                 "src-boost (+0.50 of the best score)",
             ),
             (Evidence::Judged(0.8), "agent judged 0.80"),
+            (
+                Evidence::Focus(FocusWhy::NextTo {
+                    high: "src/a.py".into(),
+                }),
+                "next to high file src/a.py",
+            ),
+            (
+                Evidence::Focus(FocusWhy::DefinesUsed {
+                    symbol: "Token".into(),
+                    from: "src/a.py:3".into(),
+                }),
+                "defines `Token`, used at src/a.py:3",
+            ),
+            (
+                Evidence::Focus(FocusWhy::DefinesParent {
+                    symbol: "Base".into(),
+                    from: "src/a.py:7".into(),
+                }),
+                "defines `Base`, the parent of a definition at src/a.py:7",
+            ),
+            (
+                Evidence::Focus(FocusWhy::ConfigNamed {
+                    from: "src/a.py:9".into(),
+                }),
+                "configuration file named at src/a.py:9",
+            ),
+            (
+                Evidence::Link(Link {
+                    kind: LinkKind::SameName,
+                    high: "src/a.c".into(),
+                }),
+                "same name as high file src/a.c",
+            ),
+            (
+                Evidence::Link(Link {
+                    kind: LinkKind::Uses(vec!["a".into(), "b".into(), "c".into(), "d".into()]),
+                    high: "src/a.c".into(),
+                }),
+                "uses `a`, `b`, `c` from high file src/a.c",
+            ),
+            (
+                Evidence::Link(Link {
+                    kind: LinkKind::Defines(vec!["run".into()]),
+                    high: "src/a.c".into(),
+                }),
+                "defines `run` used by high file src/a.c",
+            ),
         ];
         for (e, text) in cases {
             assert_eq!(e.to_string(), text);

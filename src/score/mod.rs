@@ -21,7 +21,7 @@ mod weights;
 
 pub use calibrate::Calibrate;
 pub use definitions::Definitions;
-pub use evidence::Evidence;
+pub use evidence::{Evidence, FocusWhy, Link, LinkKind};
 pub use explicit::Explicit;
 pub use history::{History, HISTORY_TOP};
 pub use neighbours::Neighbours;
@@ -41,10 +41,10 @@ use std::sync::Arc;
 /// a high file uses is related context: medium tier).
 #[derive(Debug, Clone, Default)]
 pub struct Focus {
-    /// (directory prefix ending in `/` or path, share of the best raw score, reason).
-    pub boosts: Vec<(String, f64, String)>,
-    /// (path, lowest relevance in [0, 1], reason).
-    pub floors: Vec<(String, f64, String)>,
+    /// (directory prefix ending in `/` or path, share of the best raw score, why).
+    pub boosts: Vec<(String, f64, FocusWhy)>,
+    /// (path, lowest relevance in [0, 1], why).
+    pub floors: Vec<(String, f64, FocusWhy)>,
 }
 
 /// A scored file.

@@ -25,7 +25,6 @@ impl Session {
     ) -> Result<DispatchOutput> {
         let filter = self.start_cycle(patterns, keywords, excludes)?;
         let t0 = Instant::now();
-        let limits = self.limits.clone();
         let (loaded, walk_stopped, t_walk) = self.walk_and_read(corpus, t0);
         let t_load = t0.elapsed();
         let (docs, mut stats) = self.sort_out(&loaded, &filter, walk_stopped);
@@ -37,42 +36,7 @@ impl Session {
                 allowed: *allowed,
             })
             .collect();
-        // Past the deadline, the answer comes from what is cheap: no parsing
-        // (definitions, neighbours) and, in `evaluate`, no gap search.
-        let hurry = limits.hit();
-        if let Some(reason) = hurry {
-            let place = format!("in cycle {} after reading the files", self.cycle);
-            self.note_skipped(
-                reason,
-                &place,
-                "ranked by BM25 and paths only, without parsing",
-            );
-        }
-        let hurry = hurry.is_some();
-        let stop = || limits.hit().is_some();
-        let scored = self.pipeline.scorer.score(
-            &cands,
-            &self.task_query,
-            &self.focus,
-            &self.weights,
-            hurry,
-            &stop,
-        );
-        let mut stopped = 0;
-        for s in &scored {
-            if let Some(cap) = s.capped {
-                stopped += usize::from(cap == crate::lang::Cap::Stopped);
-                self.not_parsed.insert(cands[s.idx].rel.to_string(), cap);
-            }
-        }
-        if let Some(reason) = limits.hit().filter(|_| stopped > 0) {
-            let place = format!("in cycle {} while parsing", self.cycle);
-            self.note_skipped(
-                reason,
-                &place,
-                &format!("{stopped} files ranked by their text alone (stats.not_parsed)"),
-            );
-        }
+        let scored = self.score_cycle(&cands);
         stats.not_parsed = self.not_parsed_list();
         tracing::debug!(
             cycle = self.cycle,
@@ -91,28 +55,9 @@ impl Session {
         let (tokens, dropped) = if self.reuse_walk {
             (0, Vec::new())
         } else {
-            use rayon::prelude::*;
-            let found: Vec<Vec<Snippet>> = out_cands
-                .par_iter()
-                .map(
-                    |f| match (self.corpus.get(&f.path), self.files.get(&f.path)) {
-                        (Some(doc), Some(k)) => {
-                            self.pipeline
-                                .post
-                                .snippets(doc, &self.task_query, &k.defines, &stop)
-                        }
-                        _ => Vec::new(),
-                    },
-                )
-                .collect();
-            for (f, sn) in out_cands.iter_mut().zip(found) {
-                f.snippets = sn;
-            }
-            self.note_unparsed(out_cands.iter().map(|f| f.path.as_str()));
+            let packed = self.pack_snippets(&mut out_cands);
             stats.not_parsed = self.stats.not_parsed.clone();
-            self.pipeline
-                .post
-                .pack(&mut out_cands, self.config.budget_tokens)
+            packed
         };
         Ok(DispatchOutput {
             session_id: self.id.clone(),
@@ -124,6 +69,77 @@ impl Session {
             stats,
             truncated: self.truncated.clone(),
         })
+    }
+
+    /// Scores the cycle's candidates with the current query; past the
+    /// deadline without parsing. Notes what a deadline left out and which
+    /// files were ranked without their syntax tree.
+    fn score_cycle(&mut self, cands: &[Candidate]) -> Vec<score::Scored> {
+        let limits = self.limits.clone();
+        // Past the deadline, the answer comes from what is cheap: no parsing
+        // (definitions, neighbours) and, in `evaluate`, no gap search.
+        let hurry = limits.hit();
+        if let Some(reason) = hurry {
+            let place = format!("in cycle {} after reading the files", self.cycle);
+            self.note_skipped(
+                reason,
+                &place,
+                "ranked by BM25 and paths only, without parsing",
+            );
+        }
+        let stop = || limits.hit().is_some();
+        let scored = self.pipeline.scorer.score(
+            cands,
+            &self.task_query,
+            &self.focus,
+            &self.weights,
+            hurry.is_some(),
+            &stop,
+        );
+        let mut stopped = 0;
+        for s in &scored {
+            if let Some(cap) = s.capped {
+                stopped += usize::from(cap == crate::lang::Cap::Stopped);
+                self.not_parsed.insert(cands[s.idx].rel.to_string(), cap);
+            }
+        }
+        if let Some(reason) = limits.hit().filter(|_| stopped > 0) {
+            let place = format!("in cycle {} while parsing", self.cycle);
+            self.note_skipped(
+                reason,
+                &place,
+                &format!("{stopped} files ranked by their text alone (stats.not_parsed)"),
+            );
+        }
+        scored
+    }
+
+    /// Chooses the snippets of a step-wise dispatch's candidates (on all
+    /// cores) and packs them into the token budget. Returns (tokens, dropped).
+    fn pack_snippets(&mut self, out_cands: &mut [File]) -> (usize, Vec<String>) {
+        use rayon::prelude::*;
+        let limits = self.limits.clone();
+        let stop = || limits.hit().is_some();
+        let found: Vec<Vec<Snippet>> = out_cands
+            .par_iter()
+            .map(
+                |f| match (self.corpus.get(&f.path), self.files.get(&f.path)) {
+                    (Some(doc), Some(k)) => {
+                        self.pipeline
+                            .post
+                            .snippets(doc, &self.task_query, &k.defines, &stop)
+                    }
+                    _ => Vec::new(),
+                },
+            )
+            .collect();
+        for (f, sn) in out_cands.iter_mut().zip(found) {
+            f.snippets = sn;
+        }
+        self.note_unparsed(out_cands.iter().map(|f| f.path.as_str()));
+        self.pipeline
+            .post
+            .pack(out_cands, self.config.budget_tokens)
     }
 
     /// Adds the call's filters to the query and starts the next cycle.
@@ -251,8 +267,11 @@ impl Session {
     /// Brings in the files the last evaluation linked to its high files
     /// (see `links`): each gets its link's strength, discounted as later
     /// cycles' evidence is, and, unless an agent-judged file is its source,
-    /// no more than the first cycle's best files leave room for (the
-    /// `later_cap`: the first answer's top stays as it was). Files the
+    /// no more than the first cycle's answer leaves room for (the
+    /// `tail_cap`: below its `limit` files, so an unjudged link fills the
+    /// slots cycle 1 left empty and never pushes one of its files out; capped
+    /// below its 5th file, links pushed cycle 1's ranks 6-10 out: C Acc@10
+    /// 85.0 after cycle 1, 77.5 after 3). Files the
     /// query excludes, and files the agent judged, are left as they are.
     /// Returns the paths whose relevance rose.
     fn bring_in_links(&mut self, filter: &Filter) -> Vec<String> {
@@ -264,7 +283,7 @@ impl Session {
             }
             let mut relevance = (l.strength * discount * 1000.0).round() / 1000.0;
             if !l.judged {
-                if let Some(cap) = self.later_cap {
+                if let Some(cap) = self.tail_cap {
                     relevance = relevance.min(cap);
                 }
             }
@@ -273,7 +292,7 @@ impl Session {
                 continue;
             }
             kept.relevance = relevance;
-            kept.evidence.insert(0, Evidence::Link(l.reason.clone()));
+            kept.evidence.insert(0, Evidence::Link(l.link.clone()));
             raised.push(l.path);
         }
         raised
@@ -301,43 +320,18 @@ impl Session {
             let path = cands[s.idx].rel.to_string();
             let mut relevance = (s.relevance * discount * 1000.0).round() / 1000.0;
             if self.cycle > 1 {
-                // A file that closes a gap may join right after the first cycle's
-                // best files; any other newcomer goes after all of its answer.
-                let closes_gap = self.focus.floors.iter().any(|(p, _, _)| *p == path);
-                let cap = if closes_gap {
-                    self.later_cap
-                } else {
-                    self.tail_cap
-                };
-                if let Some(cap) = cap {
+                // Any newcomer, a file that closes a gap too, goes after all
+                // of the first cycle's answer (or fills its empty slots): a
+                // gap's file capped just below cycle 1's 5th file pushed its
+                // ranks 6-10 out (libuv-44125af62afa: its gold file, rank 10
+                // after cycle 1, left the answer).
+                if let Some(cap) = self.tail_cap {
                     relevance = relevance.min(cap);
                 }
             }
-            let kept = self.files.entry(path.clone()).or_default();
-            // Later cycles add files; they do not re-rank the ones already known
-            // (feedback re-ranking lowered Acc@1, DESIGN.md §4), except files
-            // that close a gap.
-            let known = kept.relevance > 0.0;
-            let floored = self.focus.floors.iter().any(|(p, _, _)| *p == path);
-            // A linked file brought in this cycle keeps its link's reason
-            // first and gains the cycle's evidence for it.
             let linked_now = linked.contains(&path);
-            if !kept.judged && (self.cycle == 1 || !known || floored) && relevance > kept.relevance
-            {
-                let link = kept.evidence.first().filter(|_| linked_now).cloned();
-                kept.relevance = relevance;
-                kept.evidence = link.into_iter().chain(s.evidence.iter().cloned()).collect();
-                kept.defines = s.defines.clone();
-            } else if linked_now && !kept.judged {
-                for e in &s.evidence {
-                    if !kept.evidence.contains(e) {
-                        kept.evidence.push(e.clone());
-                    }
-                }
-                if kept.defines.is_empty() {
-                    kept.defines = s.defines.clone();
-                }
-            }
+            self.keep_score(&path, relevance, s, linked_now);
+            let kept = &self.files[&path];
             // Files returned earlier are not new unless their score changed.
             let changed = self
                 .returned
@@ -376,5 +370,34 @@ impl Session {
         out_cands.sort_by(|a, b| b.relevance.total_cmp(&a.relevance));
         out_cands.truncate(self.config.limit);
         out_cands
+    }
+
+    /// Keeps a cycle's score for `path` as the session's relevance when it
+    /// may change it (see the comments inside); a file a link brought in this
+    /// cycle (`linked_now`) keeps its link's reason and gains the evidence.
+    fn keep_score(&mut self, path: &str, relevance: f64, s: &score::Scored, linked_now: bool) {
+        let kept = self.files.entry(path.to_string()).or_default();
+        // Later cycles add files; they do not re-rank the ones already known
+        // (feedback re-ranking lowered Acc@1, DESIGN.md §4), except files
+        // that close a gap.
+        let known = kept.relevance > 0.0;
+        let floored = self.focus.floors.iter().any(|(p, _, _)| p == path);
+        // A linked file brought in this cycle keeps its link's reason
+        // first and gains the cycle's evidence for it.
+        if !kept.judged && (self.cycle == 1 || !known || floored) && relevance > kept.relevance {
+            let link = kept.evidence.first().filter(|_| linked_now).cloned();
+            kept.relevance = relevance;
+            kept.evidence = link.into_iter().chain(s.evidence.iter().cloned()).collect();
+            kept.defines = s.defines.clone();
+        } else if linked_now && !kept.judged {
+            for e in &s.evidence {
+                if !kept.evidence.contains(e) {
+                    kept.evidence.push(e.clone());
+                }
+            }
+            if kept.defines.is_empty() {
+                kept.defines = s.defines.clone();
+            }
+        }
     }
 }

@@ -19,7 +19,7 @@
 
 use crate::corpus::{holders_many, Doc};
 use crate::lang::{DefKind, RefKind};
-use crate::score::is_test_path;
+use crate::score::{is_test_path, Link, LinkKind};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -27,8 +27,13 @@ use std::sync::Arc;
 const MAX_HOLDERS: usize = 6;
 /// Names of one high file looked up, at most, per direction.
 const MAX_NAMES: usize = 80;
-/// Files parsed, per high file, to check that they define a used name.
+/// Files checked, per high file, for defining a used name.
 const MAX_PARSED: usize = 16;
+/// Files parsed afresh, per call, to check that they define a used name:
+/// a file parsed already (by the first cycle's scoring, snippets or gaps)
+/// is checked from its kept symbols at no cost; the others are parsed on the
+/// later cycles' hot path, so only the best few of them (most names first).
+const MAX_FRESH_PARSES: usize = 8;
 /// Shortest name that links.
 const MIN_NAME_LEN: usize = 4;
 
@@ -40,8 +45,8 @@ pub(super) struct Linked {
     /// Evidence in [0, 1]: the best high file's relevance times how strongly
     /// this file is linked to it (two or more names, or the same stem: 1).
     pub strength: f64,
-    /// Why, as a reason string (`uses `x` from high file src/a.py`, ...).
-    pub reason: String,
+    /// What links it to that high file (its reason's data).
+    pub link: Link,
     /// The strongest link comes from a file the agent judged high.
     pub judged: bool,
 }
@@ -61,16 +66,22 @@ pub(super) fn linked(
         .collect();
     let docs: Vec<&Doc> = code.iter().map(|(_, d)| &***d).collect();
     let wanted = |p: &str| !skip.contains(p) && !is_test_path(p) && !is_aside(p);
-    // path → (strength, reason, judged), the strongest link kept.
-    let mut best: HashMap<String, (f64, String, bool)> = HashMap::new();
+    // path → (strength, link, judged), the strongest link kept.
+    let mut best: HashMap<String, (f64, Link, bool)> = HashMap::new();
+    let mut fresh_left = MAX_FRESH_PARSES;
     for (high, rel, judged) in highs {
         let judged = *judged;
-        let mut offer = |path: &str, strength: f64, reason: String| {
-            let e = best
-                .entry(path.to_string())
-                .or_insert((0.0, String::new(), false));
-            if strength > e.0 {
-                *e = (strength, reason, judged);
+        let mut offer = |path: &str, strength: f64, kind: LinkKind| {
+            let link = Link {
+                kind,
+                high: high.clone(),
+            };
+            match best.get_mut(path) {
+                Some(e) if strength <= e.0 => {}
+                Some(e) => *e = (strength, link, judged),
+                None => {
+                    best.insert(path.to_string(), (strength, link, judged));
+                }
             }
         };
         if stop() {
@@ -81,7 +92,7 @@ pub(super) fn linked(
         };
         for sib in siblings(high, corpus) {
             if wanted(&sib) {
-                offer(&sib, *rel, format!("same name as high file {high}"));
+                offer(&sib, *rel, LinkKind::SameName);
             }
         }
         let syms = doc.symbols_until(stop);
@@ -139,7 +150,7 @@ pub(super) fn linked(
             offer(
                 p,
                 rel * link_strength(names.len()),
-                format!("uses {} from high file {high}", quoted(&names)),
+                LinkKind::Uses(owned(&names)),
             );
         }
         // Callees: files defining a rare name this file uses (parsed to check).
@@ -158,6 +169,15 @@ pub(super) fn linked(
         let mut holding: Vec<(&str, Vec<&str>)> = holding.into_iter().collect();
         holding.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
         holding.truncate(MAX_PARSED);
+        // Parsed already, or among the few parsed afresh.
+        holding.retain(|(p, _)| {
+            let parsed = corpus[*p].kept_symbols().is_some();
+            if !parsed && fresh_left == 0 {
+                return false;
+            }
+            fresh_left -= usize::from(!parsed);
+            true
+        });
         let defined: Vec<(&str, Vec<&str>)> = {
             use rayon::prelude::*;
             holding
@@ -178,22 +198,22 @@ pub(super) fn linked(
                 offer(
                     p,
                     rel * link_strength(names.len()),
-                    format!("defines {} used by high file {high}", quoted(&names)),
+                    LinkKind::Defines(owned(&names)),
                 );
             }
         }
-        for (p, strength, reason) in co_changed(high, *rel) {
+        for (p, strength, kind) in co_changed(high, *rel) {
             if wanted(&p) {
-                offer(&p, strength, reason);
+                offer(&p, strength, kind);
             }
         }
     }
     let mut out: Vec<Linked> = best
         .into_iter()
-        .map(|(path, (strength, reason, judged))| Linked {
+        .map(|(path, (strength, link, judged))| Linked {
             path,
             strength,
-            reason,
+            link,
             judged,
         })
         .collect();
@@ -234,9 +254,9 @@ fn link_strength(names: usize) -> f64 {
 }
 
 /// Files that change together with `high` in the history, as (path,
-/// strength, reason): the place a co-change signal (`src/history.rs`, built
+/// strength, link): the place a co-change signal (`src/history.rs`, built
 /// on another branch) plugs in. None yet.
-fn co_changed(_high: &str, _relevance: f64) -> Vec<(String, f64, String)> {
+fn co_changed(_high: &str, _relevance: f64) -> Vec<(String, f64, LinkKind)> {
     Vec::new()
 }
 
@@ -266,19 +286,61 @@ fn siblings(path: &str, corpus: &BTreeMap<String, Arc<Doc>>) -> Vec<String> {
         .collect()
 }
 
-/// `` `a`, `b`, `c` `` (at most three names).
-fn quoted(names: &[&str]) -> String {
-    names
-        .iter()
-        .take(3)
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The names, owned, in their (sorted) order.
+fn owned(names: &[&str]) -> Vec<String> {
+    names.iter().map(|n| n.to_string()).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn callees_are_checked_from_kept_symbols_and_few_files_are_parsed_afresh() {
+        // A high file calling twelve functions, each defined in a file of
+        // its own; the first cycle parsed two of those files already.
+        let names: Vec<String> = (0..12).map(|i| format!("compute_part_{i}")).collect();
+        let calls: String = names.iter().map(|n| format!("    {n}(x)\n")).collect();
+        let mut corpus: BTreeMap<String, Arc<Doc>> = BTreeMap::new();
+        corpus.insert(
+            "src/high.py".into(),
+            Arc::new(Doc::for_test(
+                "src/high.py",
+                &format!("def run(x):\n{calls}"),
+            )),
+        );
+        let file_of = |i: usize| {
+            if i >= 10 {
+                format!("src/zz_part_{i}.py")
+            } else {
+                format!("src/part_{i}.py")
+            }
+        };
+        for (i, n) in names.iter().enumerate() {
+            let p = file_of(i);
+            let doc = Doc::for_test(&p, &format!("def {n}(x):\n    return x\n"));
+            corpus.insert(p, Arc::new(doc));
+        }
+        for i in [10, 11] {
+            corpus[&file_of(i)].symbols();
+        }
+        let highs = [("src/high.py".to_string(), 0.9, false)];
+        let found = linked(&highs, &corpus, &HashSet::new(), &|| false);
+        let fresh = (0..10)
+            .filter(|&i| corpus[&file_of(i)].kept_symbols().is_some())
+            .count();
+        assert_eq!(fresh, MAX_FRESH_PARSES, "files parsed afresh");
+        let callees: Vec<&str> = found.iter().map(|l| l.path.as_str()).collect();
+        assert_eq!(callees.len(), MAX_FRESH_PARSES + 2, "{callees:?}");
+        for i in [10, 11] {
+            assert!(callees.contains(&file_of(i).as_str()), "{callees:?}");
+        }
+        let l = found.iter().find(|l| l.path == file_of(10)).unwrap();
+        assert_eq!(
+            l.link.to_string(),
+            "defines `compute_part_10` used by high file src/high.py"
+        );
+    }
 
     #[test]
     fn examples_docs_and_benchmarks_are_aside_and_source_is_not() {

@@ -65,9 +65,8 @@ pub struct Session {
     /// Files linked to the high files, found by the last `evaluate`, that
     /// the next `dispatch` brings in (see `links`).
     links: Vec<links::Linked>,
-    /// Highest relevance a gap-closing file first found after cycle 1 may get.
-    later_cap: Option<f64>,
-    /// Highest relevance any other file first found after cycle 1 may get.
+    /// Highest relevance a file first found after cycle 1 may get, unless a
+    /// file the agent judged links it (just below cycle 1's answer).
     tail_cap: Option<f64>,
     stats: Stats,
     done: Option<StopReason>,
@@ -118,7 +117,6 @@ impl Session {
             history: Vec::new(),
             expanded: HashSet::new(),
             links: Vec::new(),
-            later_cap: None,
             tail_cap: None,
             stats: Stats::default(),
             done: None,

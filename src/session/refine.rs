@@ -2,6 +2,7 @@
 //! confidently low candidates, plus what the agent adds.
 
 use super::Session;
+use crate::score::FocusWhy;
 use crate::types::*;
 
 /// Share of the best raw score given to files next to a high file.
@@ -43,7 +44,7 @@ impl Session {
         added.candidates = self
             .links
             .iter()
-            .map(|l| format!("{}: {}", l.path, l.reason))
+            .map(|l| format!("{}: {}", l.path, l.link))
             .collect();
         self.focus_on_highs(&mut added);
         self.exclude_low(&mut excluded);
@@ -108,12 +109,11 @@ impl Session {
             for p in &g.suggested_paths {
                 if !self.query.focus_areas.contains(p) {
                     self.query.focus_areas.push(p.clone());
+                    let (symbol, from) = (sym.clone(), from.to_string());
                     let why = match strategy {
-                        Strategy::Dependency => format!("defines `{sym}`, used at {from}"),
-                        Strategy::Parent => {
-                            format!("defines `{sym}`, the parent of a definition at {from}")
-                        }
-                        Strategy::Config => format!("configuration file named at {from}"),
+                        Strategy::Dependency => FocusWhy::DefinesUsed { symbol, from },
+                        Strategy::Parent => FocusWhy::DefinesParent { symbol, from },
+                        Strategy::Config => FocusWhy::ConfigNamed { from },
                     };
                     self.focus
                         .floors
@@ -143,7 +143,7 @@ impl Session {
                     self.focus.boosts.push((
                         dir.clone(),
                         DIR_FOCUS_BOOST,
-                        format!("next to high file {h}"),
+                        FocusWhy::NextTo { high: h.clone() },
                     ));
                     added
                         .focus_areas
