@@ -99,7 +99,7 @@ fn systems_of(args: &BenchArgs) -> Result<Vec<System>> {
         let w = Weights::parse(kv).map_err(|e| anyhow::anyhow!("--weights {spec:?}: {e}"))?;
         systems.push(System::Engine {
             max_cycles: args.max_cycles,
-            weights: Some((name.to_string(), w)),
+            weights: Some((name.to_string(), Box::new(w))),
         });
     }
     if args.judge {

@@ -18,7 +18,7 @@ pub(super) enum System {
     /// The engine's `retrieve` with this `max_cycles` (and named weights, if not the defaults).
     Engine {
         max_cycles: usize,
-        weights: Option<(String, Weights)>,
+        weights: Option<(String, Box<Weights>)>,
     },
     /// The plain BM25 baseline over every text file.
     Bm25,

@@ -89,108 +89,39 @@ impl TaskQuery {
         feedback: &[String],
         stop: &dyn Fn() -> bool,
     ) -> TaskQuery {
-        // term → (occurrence weight, code-like, order of first mention)
-        let mut counts: HashMap<String, (f64, bool, usize)> = HashMap::new();
-        let mut idents: Vec<String> = Vec::new();
-        let mut seen_idents: HashSet<String> = HashSet::new();
-        let mut read = 0usize;
-        let mut stopped = false;
+        let mut c = TermCounter::default();
         let title = task.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        // `bonus` < 0 marks feedback: counted once, never a "task identifier".
-        let mut add = |text: &str, bonus: f64, counts: &mut HashMap<String, (f64, bool, usize)>| {
-            let spans = code::code_spans(text);
-            let listings = code::listing_spans(text);
-            for (pos, id) in identifiers(text) {
-                read += 1;
-                if stopped || (read.is_multiple_of(1024) && stop()) {
-                    stopped = true;
-                    return;
-                }
-                let next = counts.len();
-                let lower = id.to_ascii_lowercase();
-                let parts = split_identifier(id);
-                let shaped = parts.len() > 1
-                    || id.bytes().any(|b| b.is_ascii_digit())
-                    || id[1..].bytes().any(|b| b.is_ascii_uppercase());
-                // Used as code here: in backticks or a code block, called,
-                // or part of a dotted name (`np.where(...)`). Such a name
-                // survives stopwording: it may be the task's only
-                // distinctive term.
-                let as_code = code::used_as_code(text, &spans, pos, id.len());
-                let code_like = shaped || as_code || code::capitalised_mid_sentence(text, pos);
-                let kept_as_code = lower.len() >= 3
-                    && !is_filler(&lower)
-                    && code::is_called_or_member(text, pos, id.len());
-                // A word of a pasted listing (package list, linter output,
-                // log) counts a little, and names no definition.
-                let listed = code::within(&listings, pos);
-                if !is_stopword(&lower) || kept_as_code {
-                    let e = counts.entry(lower).or_insert((0.0, false, next));
-                    e.0 += if listed { LISTED } else { 1.0 + bonus.max(0.0) };
-                    e.1 |= (code_like && !listed) || bonus >= 2.0;
-                    if bonus >= 0.0 && !listed && !seen_idents.contains(id) {
-                        seen_idents.insert(id.to_string());
-                        idents.push(id.to_string());
-                    }
-                }
-                // A feedback symbol is searched whole: its parts (`error`,
-                // `inode` of `__ext4_error_inode`) are common words that
-                // locate nothing, and counting them over a large tree cost
-                // a full scan per cycle (2 s on the Linux kernel).
-                if parts.len() > 1 && bonus >= 0.0 && !listed {
-                    // Two letters split off by case alone (`La`, `Te` of
-                    // `LaTeX`) are fragments, not words: parts of two
-                    // letters count only between underscores.
-                    let min = if id.contains('_') { 2 } else { 3 };
-                    for p in parts {
-                        let pl = p.to_ascii_lowercase();
-                        if p.len() >= min && !is_stopword(&pl) {
-                            let next = counts.len();
-                            counts.entry(pl).or_insert((0.0, false, next)).0 += 1.0;
-                        }
-                    }
-                }
-            }
-        };
-        add(task, 0.0, &mut counts);
+        c.add(task, 0.0, stop);
         // The title states the task; the rest is often logs and discussion.
-        add(title, 1.0, &mut counts);
+        c.add(title, 1.0, stop);
         for k in keywords {
-            add(k, 2.0, &mut counts);
+            c.add(k, 2.0, stop);
         }
         for k in feedback {
-            add(k, -1.0, &mut counts);
+            c.add(k, -1.0, stop);
         }
         // Hyphenated names (`--retry-all-errors`, `no-color`) are the
         // snake-case identifier in code (`retry_all_errors`).
         for joined in hyphenated(task) {
-            let next = counts.len();
-            let e = counts
+            let next = c.counts.len();
+            let e = c
+                .counts
                 .entry(joined.to_ascii_lowercase())
                 .or_insert((0.0, true, next));
             e.0 += 1.0;
             e.1 = true;
-            if seen_idents.insert(joined.clone()) {
-                idents.push(joined);
+            if c.seen_idents.insert(joined.clone()) {
+                c.idents.push(joined);
             }
         }
-        let terms = most_informative(counts);
+        let terms = most_informative(c.counts);
         // Identifiers whose term was kept.
         let kept: HashSet<u64> = terms.iter().map(|t| t.hash).collect();
+        let mut idents = c.idents;
         idents.retain(|id| kept.contains(&term_hash(id)));
         let (paths, modules) = structural_references(task);
-        let mut text = String::new();
-        for word in task.split_whitespace() {
-            if text.len() + word.len() >= MAX_TASK_TEXT {
-                break;
-            }
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            text.push_str(&word.to_lowercase());
-        }
         TaskQuery {
-            text,
+            text: task_text(task),
             weights: terms.iter().map(|t| (t.hash, t.weight)).collect(),
             terms,
             identifiers: idents,
@@ -203,6 +134,97 @@ impl TaskQuery {
     pub fn weight_of(&self, hash: u64) -> Option<f64> {
         self.weights.get(&hash).copied()
     }
+}
+
+/// Term → (occurrence weight, code-like, order of first mention).
+type Counts = HashMap<String, (f64, bool, usize)>;
+
+/// Counts the terms and identifiers of the texts a query is built from.
+#[derive(Default)]
+struct TermCounter {
+    counts: Counts,
+    /// Identifiers in their original case, in order of first mention.
+    idents: Vec<String>,
+    seen_idents: HashSet<String>,
+    /// Identifiers read so far (`stop` is checked every 1,024).
+    read: usize,
+    stopped: bool,
+}
+
+impl TermCounter {
+    /// Counts `text`'s terms, weighted `1 + bonus` a mention; `bonus` < 0
+    /// marks feedback: counted once, never a "task identifier".
+    fn add(&mut self, text: &str, bonus: f64, stop: &dyn Fn() -> bool) {
+        let spans = code::code_spans(text);
+        let listings = code::listing_spans(text);
+        for (pos, id) in identifiers(text) {
+            self.read += 1;
+            if self.stopped || (self.read.is_multiple_of(1024) && stop()) {
+                self.stopped = true;
+                return;
+            }
+            let next = self.counts.len();
+            let lower = id.to_ascii_lowercase();
+            let parts = split_identifier(id);
+            let shaped = parts.len() > 1
+                || id.bytes().any(|b| b.is_ascii_digit())
+                || id[1..].bytes().any(|b| b.is_ascii_uppercase());
+            // Used as code here: in backticks or a code block, called,
+            // or part of a dotted name (`np.where(...)`). Such a name
+            // survives stopwording: it may be the task's only
+            // distinctive term.
+            let as_code = code::used_as_code(text, &spans, pos, id.len());
+            let code_like = shaped || as_code || code::capitalised_mid_sentence(text, pos);
+            let kept_as_code = lower.len() >= 3
+                && !is_filler(&lower)
+                && code::is_called_or_member(text, pos, id.len());
+            // A word of a pasted listing (package list, linter output,
+            // log) counts a little, and names no definition.
+            let listed = code::within(&listings, pos);
+            if !is_stopword(&lower) || kept_as_code {
+                let e = self.counts.entry(lower).or_insert((0.0, false, next));
+                e.0 += if listed { LISTED } else { 1.0 + bonus.max(0.0) };
+                e.1 |= (code_like && !listed) || bonus >= 2.0;
+                if bonus >= 0.0 && !listed && !self.seen_idents.contains(id) {
+                    self.seen_idents.insert(id.to_string());
+                    self.idents.push(id.to_string());
+                }
+            }
+            // A feedback symbol is searched whole: its parts (`error`,
+            // `inode` of `__ext4_error_inode`) are common words that
+            // locate nothing, and counting them over a large tree cost
+            // a full scan per cycle (2 s on the Linux kernel).
+            if parts.len() > 1 && bonus >= 0.0 && !listed {
+                // Two letters split off by case alone (`La`, `Te` of
+                // `LaTeX`) are fragments, not words: parts of two
+                // letters count only between underscores.
+                let min = if id.contains('_') { 2 } else { 3 };
+                for p in parts {
+                    let pl = p.to_ascii_lowercase();
+                    if p.len() >= min && !is_stopword(&pl) {
+                        let next = self.counts.len();
+                        self.counts.entry(pl).or_insert((0.0, false, next)).0 += 1.0;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The task text lowercased, runs of whitespace as one space, at most
+/// [`MAX_TASK_TEXT`] bytes (whole words).
+fn task_text(task: &str) -> String {
+    let mut text = String::new();
+    for word in task.split_whitespace() {
+        if text.len() + word.len() >= MAX_TASK_TEXT {
+            break;
+        }
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(&word.to_lowercase());
+    }
+    text
 }
 
 /// Hyphenated words of the text as snake-case identifiers: `--retry-all-errors`
@@ -270,7 +292,7 @@ fn is_filler(lower: &str) -> bool {
 /// The query's terms from (occurrence weight, code-like, order of first
 /// mention) per term: at most [`MAX_QUERY_TERMS`], the most informative
 /// (see there), heaviest first.
-fn most_informative(counts: HashMap<String, (f64, bool, usize)>) -> Vec<Term> {
+fn most_informative(counts: Counts) -> Vec<Term> {
     let mut terms: Vec<(Term, usize)> = counts
         .into_iter()
         .map(|(text, (n, is_code, first))| {

@@ -13,7 +13,8 @@ use crate::query::TaskQuery;
 /// score alone gave Acc@1 52.9, this order 57.5 (same weights, same trees).
 ///
 /// Tiers, so that they mean what they say (relevance never rises down the order):
-/// - high (>= 0.7): the file defines a task identifier or is named by the task,
+/// - high (>= 0.7): the file is named by the task, or defines a task identifier
+///   with at least `high_share` of the best raw score,
 ///   or it is lexically close to the best file (>= 75% of its BM25) while
 ///   covering >= 75% of the query's IDF-weighted terms;
 /// - medium (0.5-0.7): lexically related (>= 50% of the best BM25) or linked by
@@ -75,7 +76,7 @@ pub(super) fn calibrate(
             let source = !aside(s.idx);
             let direct = named
                 || (source
-                    && ((!s.defines.is_empty() && r >= 0.3)
+                    && ((!s.defines.is_empty() && r >= w.high_share)
                         || (lexical && rl >= 0.75 && c >= 0.75)));
             let related = (lexical && rl >= 0.5) || s.neighbour;
             let (class, tier_rel) = if direct {
@@ -218,5 +219,41 @@ mod tests {
         let docs = scored.iter().find(|s| s.idx == 1).unwrap();
         assert!(src.relevance >= 0.7, "{}", src.relevance);
         assert!((0.5..0.7).contains(&docs.relevance), "{}", docs.relevance);
+    }
+
+    #[test]
+    fn a_definition_far_below_the_top_file_is_high_only_above_high_share() {
+        // The top file holds the task's terms; a second file defines a task
+        // name with 40 % of the top raw score and no lexical evidence.
+        let q = TaskQuery::new("alpha beta", &[]);
+        let idf = vec![1.0; q.terms.len()];
+        let mut tf = vec![vec![0u32; q.terms.len()]; 2];
+        tf[0] = vec![1; q.terms.len()];
+        let run = |w: &Weights| {
+            let mut scored: Vec<Scored> = [(10.0, 10.0, false), (4.0, 0.0, true)]
+                .iter()
+                .enumerate()
+                .map(|(i, &(raw, lexical, defines))| Scored {
+                    raw,
+                    lexical,
+                    defines: if defines {
+                        vec!["alpha".into()]
+                    } else {
+                        vec![]
+                    },
+                    ..Scored::new(i)
+                })
+                .collect();
+            calibrate(&mut scored, &q, &idf, &tf, w, &|_| false);
+            scored.iter().find(|s| s.idx == 1).unwrap().relevance
+        };
+        // Default (0.3): the definition makes it high.
+        assert!(run(&Weights::default()) >= 0.7);
+        // A stricter high tier: it is no longer high.
+        let strict = Weights {
+            high_share: 0.6,
+            ..Weights::default()
+        };
+        assert!(run(&strict) < 0.7, "{}", run(&strict));
     }
 }

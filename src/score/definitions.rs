@@ -38,14 +38,13 @@ pub(super) fn definition_pass(
     stop: &(dyn Fn() -> bool + Sync),
 ) -> HashMap<usize, Arc<Symbols>> {
     let DefStats { n, idf, tf } = st;
-    // (identifier, index of its query term, the term's weight, code-like)
     let term_of: HashMap<u64, usize> = q
         .terms
         .iter()
         .enumerate()
         .map(|(j, t)| (t.hash, j))
         .collect();
-    let idents: Vec<(&str, usize, f64, bool)> = q
+    let idents: Vec<Ident> = q
         .identifiers
         .iter()
         .filter_map(|id| {
@@ -53,42 +52,12 @@ pub(super) fn definition_pass(
             Some((id.as_str(), j, q.terms[j].weight, q.terms[j].is_code))
         })
         .collect();
-    let mut to_parse: HashSet<usize> = scored
-        .iter()
-        .take(w.parse_cap)
-        .filter(|s| cands[s.idx].doc.language.is_some())
-        .map(|s| s.idx)
-        .collect();
-    // Files holding a rare identifier (in at most 8 files) are parsed too: the
-    // definition of a name the task mentions once can be lexically weak.
-    for &(_, j, _, _) in &idents {
-        let holders: Vec<usize> = scored
-            .iter()
-            .filter(|s| cands[s.idx].doc.language.is_some() && tf[s.idx][j] > 0)
-            .map(|s| s.idx)
-            .take(9)
-            .collect();
-        if holders.len() <= 8 {
-            to_parse.extend(holders);
-        }
-    }
+    let to_parse = files_to_parse(cands, &idents, w.parse_cap, scored, tf);
     let parsed: HashMap<usize, Arc<Symbols>> = to_parse
         .into_par_iter()
         .map(|i| (i, cands[i].doc.symbols_until(stop)))
         .collect();
-    // Definition IDF: how many parsed files define the name.
-    let ident_set: HashSet<&str> = idents.iter().map(|&(id, _, _, _)| id).collect();
-    let mut ndef: HashMap<&str, usize> = HashMap::new();
-    for syms in parsed.values() {
-        let mut seen = HashSet::new();
-        for d in &syms.definitions {
-            if let Some(&id) = ident_set.get(d.name.as_str()) {
-                if seen.insert(id) {
-                    *ndef.entry(id).or_insert(0) += 1;
-                }
-            }
-        }
-    }
+    let ndef = definer_counts(&idents, &parsed);
     for s in scored.iter_mut() {
         let Some(syms) = parsed.get(&s.idx) else {
             continue;
@@ -127,6 +96,61 @@ pub(super) fn definition_pass(
         s.raw += bonus;
     }
     parsed
+}
+
+/// A task identifier the definition pass looks for: (identifier, index of
+/// its query term, the term's weight, code-like).
+type Ident<'a> = (&'a str, usize, f64, bool);
+
+/// The files the definition pass parses: the lexically best `parse_cap`
+/// files in a known language, and every holder of a rare identifier (in at
+/// most 8 files): the definition of a name the task mentions once can be
+/// lexically weak.
+fn files_to_parse(
+    cands: &[Candidate],
+    idents: &[Ident],
+    parse_cap: usize,
+    scored: &[Scored],
+    tf: &[Vec<u32>],
+) -> HashSet<usize> {
+    let mut to_parse: HashSet<usize> = scored
+        .iter()
+        .take(parse_cap)
+        .filter(|s| cands[s.idx].doc.language.is_some())
+        .map(|s| s.idx)
+        .collect();
+    for &(_, j, _, _) in idents {
+        let holders: Vec<usize> = scored
+            .iter()
+            .filter(|s| cands[s.idx].doc.language.is_some() && tf[s.idx][j] > 0)
+            .map(|s| s.idx)
+            .take(9)
+            .collect();
+        if holders.len() <= 8 {
+            to_parse.extend(holders);
+        }
+    }
+    to_parse
+}
+
+/// Definition IDF: for each identifier, how many parsed files define it.
+fn definer_counts<'a>(
+    idents: &[Ident<'a>],
+    parsed: &HashMap<usize, Arc<Symbols>>,
+) -> HashMap<&'a str, usize> {
+    let ident_set: HashSet<&'a str> = idents.iter().map(|&(id, _, _, _)| id).collect();
+    let mut ndef: HashMap<&'a str, usize> = HashMap::new();
+    for syms in parsed.values() {
+        let mut seen = HashSet::new();
+        for d in &syms.definitions {
+            if let Some(&id) = ident_set.get(d.name.as_str()) {
+                if seen.insert(id) {
+                    *ndef.entry(id).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    ndef
 }
 
 /// The definition pass (skipped when the call is in a hurry): see

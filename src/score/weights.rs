@@ -83,6 +83,10 @@ pub struct Weights {
     /// relative to the best; 0, the default, turns the signal off and runs no
     /// `git`; 0.3 is the value measured).
     pub history: f64,
+    /// Share of the best raw score a file that defines a task identifier
+    /// needs to be high tier (`calibrate`): a definition far below the top
+    /// file is a lead, not the place of the fix.
+    pub high_share: f64,
 }
 
 impl Default for Weights {
@@ -114,6 +118,7 @@ impl Default for Weights {
             // final one; issue 12 notes). `--weights NAME:history=0.3` in
             // `ctxloop bench` measures it.
             history: 0.0,
+            high_share: 0.3,
         }
     }
 }
@@ -143,6 +148,7 @@ impl Weights {
             "later_discount" => &mut self.later_discount,
             "min_bm25" => &mut self.min_bm25,
             "history" => &mut self.history,
+            "high_share" => &mut self.high_share,
             "parse_cap" => {
                 self.parse_cap = value as usize;
                 return Ok(());
