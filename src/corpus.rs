@@ -88,6 +88,13 @@ pub struct Doc {
     /// sorted by hash (looked up by binary search: a scan per term made
     /// query terms x memo entries work per file, probe D5).
     memo: Mutex<Vec<(u64, u32)>>,
+    /// Which terms the body may hold (no false negatives), on a tree too
+    /// large to keep every text: a term it rules out has count 0 without
+    /// reading the file again ([`TermFilter`]).
+    filter: Option<TermFilter>,
+    /// Times the text was read again (tests check scans skip files).
+    #[cfg(test)]
+    rereads: AtomicUsize,
     /// Hashes of the terms of the relative path (directories and file name).
     pub path_terms: Vec<u64>,
     /// Hashes of the terms of the file name's stem only.
@@ -102,7 +109,13 @@ pub struct Doc {
 impl Doc {
     /// Indexes `text`: its length, with `memo` the counts of some terms
     /// already known. The text is kept unless `source` is given.
-    fn new(rel: &str, text: String, mut memo: Vec<(u64, u32)>, source: Option<Source>) -> Doc {
+    fn new(
+        rel: &str,
+        text: String,
+        mut memo: Vec<(u64, u32)>,
+        source: Option<Source>,
+        filter: Option<TermFilter>,
+    ) -> Doc {
         memo.sort_unstable_by_key(|&(h, _)| h);
         memo.dedup_by_key(|&mut (h, _)| h);
         let mut path_terms = Vec::new();
@@ -125,6 +138,9 @@ impl Doc {
             source: source.map(Box::new),
             terms: OnceLock::new(),
             memo: Mutex::new(memo),
+            filter,
+            #[cfg(test)]
+            rereads: AtomicUsize::new(0),
             path_terms,
             stem_terms,
             symbols: Mutex::new(None),
@@ -134,7 +150,13 @@ impl Doc {
     /// A document built from text in memory (for tests and benchmarks).
     #[cfg(any(test, feature = "test-support"))]
     pub fn for_test(rel: &str, text: &str) -> Doc {
-        Doc::new(rel, text.to_string(), Vec::new(), None)
+        Doc::new(rel, text.to_string(), Vec::new(), None, None)
+    }
+
+    /// False when the body certainly lacks the term `hash` (its filter rules
+    /// it out); true when it may hold it (or has no filter).
+    fn may_hold(&self, hash: u64) -> bool {
+        self.filter.as_ref().is_none_or(|f| f.may_hold(hash))
     }
 
     /// Bytes of the text (BM25's document length).
@@ -171,6 +193,8 @@ impl Doc {
         let Some(src) = &self.source else {
             return String::new();
         };
+        #[cfg(test)]
+        self.rereads.fetch_add(1, Ordering::Relaxed);
         match read_text(&src.abs, &src.rel, Some(&src.key)) {
             Ok(t) if t.len() == self.len => t,
             _ => {
@@ -265,6 +289,7 @@ impl Doc {
             + self.source.as_ref().map_or(0, |s| 96 + s.rel.len() * 2)
             + self.memo.lock().map_or(0, |m| m.capacity() * 16)
             + self.terms.get().map_or(0, |t| t.len() * 16)
+            + self.filter.as_ref().map_or(0, TermFilter::heap_bytes)
             + (self.path_terms.len() + self.stem_terms.len()) * 8
             + 128
     }
@@ -479,7 +504,17 @@ impl Doc {
                 }
             }
         }
+        // Terms the filter rules out occur 0 times: no need to read the text.
+        let (absent, missing): (Vec<usize>, Vec<usize>) = missing
+            .into_iter()
+            .partition(|&i| !self.may_hold(terms[i].0));
         if missing.is_empty() {
+            if !absent.is_empty() {
+                let mut memo = self.memo.lock().expect("term memo poisoned");
+                memo.extend(absent.iter().map(|&i| (terms[i].0, 0)));
+                memo.sort_unstable_by_key(|&(h, _)| h);
+                memo.dedup_by_key(|&mut (h, _)| h);
+            }
             return out;
         }
         let in_scan = |i: &usize| scan.idx.binary_search(i).is_ok();
@@ -502,6 +537,7 @@ impl Doc {
             out[i] = n;
             memo.push((terms[i].0, n));
         }
+        memo.extend(absent.iter().map(|&i| (terms[i].0, 0)));
         // Sorted again, one entry per term (another thread may have added
         // the same terms meanwhile; its counts are the same).
         memo.sort_unstable_by_key(|&(h, _)| h);
@@ -585,40 +621,65 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
     let (uniq, slot_of) = distinct_names(names);
     let cache = HOLDERS.get_or_init(Default::default);
     let (mut lists, todo) = cached_holders(cache, &chunks, &uniq, max);
-    // Chunks missing the same names are scanned together.
-    let mut by_names: HashMap<&[usize], Vec<usize>> = HashMap::new();
-    for (c, names) in todo.iter().enumerate().filter(|(_, n)| !n.is_empty()) {
-        by_names.entry(names.as_slice()).or_default().push(c);
-    }
     let t0 = std::time::Instant::now();
     let mut fresh: Vec<(usize, usize, Arc<Vec<u32>>)> = Vec::new();
     let mut scanned_docs = 0;
-    for (group_names, group_chunks) in &by_names {
-        let in_group: Vec<usize> = group_chunks
+    // Chunks are scanned in order, in waves that double in length; a name
+    // with `max` holders in the chunks before a wave is not looked for in
+    // it (later chunks cannot change its answer): a common name is settled
+    // in the first wave, only rare names are looked for in the whole tree.
+    let mut wave = 0..0;
+    while wave.end < chunks.len() {
+        wave = wave.end..(wave.end + (wave.end - wave.start).max(4) * 2).min(chunks.len());
+        let settled: Vec<bool> = lists
             .iter()
-            .flat_map(|&c| chunks[c].0.clone())
-            .collect();
-        scanned_docs += in_group.len();
-        for part in group_names.chunks(128) {
-            let terms: Vec<(u64, &str)> = part.iter().map(|&u| uniq[u]).collect();
-            let held = names_held(docs, &in_group, &terms);
-            // `in_group` holds the chunks' documents chunk after chunk.
-            let mut rows = held.iter();
-            for &c in group_chunks {
-                let range = &chunks[c].0;
-                let mut found: Vec<Vec<u32>> = vec![Vec::new(); part.len()];
-                for (local, row) in rows.by_ref().take(range.len()).enumerate() {
-                    for &k in row {
-                        let list = &mut found[usize::from(k)];
-                        if list.len() < max {
-                            list.push(local as u32);
-                        }
+            .map(|l| {
+                let mut have = 0;
+                for list in l[..wave.start].iter() {
+                    let Some(list) = list else { return false };
+                    have += list.len();
+                    if have >= max {
+                        return true;
                     }
                 }
-                for (k, list) in found.into_iter().enumerate() {
-                    let list = Arc::new(list);
-                    lists[part[k]][c] = Some(list.clone());
-                    fresh.push((c, part[k], list));
+                false
+            })
+            .collect();
+        // Chunks missing the same names are scanned together.
+        let mut by_names: HashMap<Vec<usize>, Vec<usize>> = HashMap::new();
+        for c in wave.clone() {
+            let names: Vec<usize> = todo[c].iter().copied().filter(|&u| !settled[u]).collect();
+            if !names.is_empty() {
+                by_names.entry(names).or_default().push(c);
+            }
+        }
+        for (group_names, group_chunks) in &by_names {
+            let in_group: Vec<usize> = group_chunks
+                .iter()
+                .flat_map(|&c| chunks[c].0.clone())
+                .collect();
+            scanned_docs += in_group.len();
+            for part in group_names.chunks(128) {
+                let terms: Vec<(u64, &str)> = part.iter().map(|&u| uniq[u]).collect();
+                let held = names_held(docs, &in_group, &terms);
+                // `in_group` holds the chunks' documents chunk after chunk.
+                let mut rows = held.iter();
+                for &c in group_chunks {
+                    let range = &chunks[c].0;
+                    let mut found: Vec<Vec<u32>> = vec![Vec::new(); part.len()];
+                    for (local, row) in rows.by_ref().take(range.len()).enumerate() {
+                        for &k in row {
+                            let list = &mut found[usize::from(k)];
+                            if list.len() < max {
+                                list.push(local as u32);
+                            }
+                        }
+                    }
+                    for (k, list) in found.into_iter().enumerate() {
+                        let list = Arc::new(list);
+                        lists[part[k]][c] = Some(list.clone());
+                        fresh.push((c, part[k], list));
+                    }
                 }
             }
         }
@@ -714,6 +775,7 @@ fn names_held(docs: &[&Doc], in_group: &[usize], terms: &[(u64, &str)]) -> Vec<V
                 .filter(|(_, (h, _))| full.binary_search_by_key(h, |&(t, _)| t).is_ok())
                 .map(|(k, _)| k as u8)
                 .collect(),
+            None if !terms.iter().any(|&(h, _)| docs[i].may_hold(h)) => Vec::new(),
             None => docs[i]
                 .with_text(|t| set.count(t))
                 .iter()
@@ -767,7 +829,14 @@ fn read_doc(
         return Err(Skip::TooLarge);
     }
     let text = read_text(&entry.abs, &entry.rel, None)?;
-    let counts = set.count(&text);
+    // On a tree too large to keep every text, the file is tokenized once
+    // for its filter, and the wanted terms are counted from the same tokens.
+    let (counts, filter) = if keep_all {
+        (set.count(&text), None)
+    } else {
+        let (filter, counts) = TermFilter::build(&text, wanted);
+        (counts, Some(filter))
+    };
     let memo: Vec<(u64, u32)> = wanted
         .iter()
         .map(|(h, _)| *h)
@@ -785,7 +854,88 @@ fn read_doc(
         rel: entry.rel.clone(),
         key: key(entry),
     });
-    Ok(Arc::new(Doc::new(&entry.rel, text, memo, source)))
+    Ok(Arc::new(Doc::new(&entry.rel, text, memo, source, filter)))
+}
+
+/// A Bloom filter of the distinct index terms of a file (by [`term_hash`]):
+/// [`TermFilter::may_hold`] is true for every term the file holds, and for
+/// about 2 % of the others (10 bits and 5 probes a term). It lets a scan
+/// for terms skip the files that cannot hold them, so a text that was not
+/// kept is read again only when it may matter: on the Linux kernel, each
+/// later whole-tree scan (gap holders, link holders, a new keyword's counts)
+/// re-read some 55,000 files without it.
+///
+/// [`term_hash`]: crate::query::term_hash
+#[derive(Debug)]
+struct TermFilter {
+    /// A power of two of 64-bit words.
+    bits: Box<[u64]>,
+}
+
+/// Probes per term of a [`TermFilter`].
+const FILTER_PROBES: u64 = 5;
+/// Bits per distinct term of a [`TermFilter`] (before rounding up to a power of two words).
+const FILTER_BITS_PER_TERM: usize = 10;
+
+impl TermFilter {
+    /// The filter of `text`'s terms, and the exact counts of `wanted` in it
+    /// (what [`TermSet::count`] gives), from one tokenization.
+    fn build(text: &str, wanted: &[(u64, &str)]) -> (TermFilter, Vec<u32>) {
+        let mut hashes: Vec<u64> = Vec::with_capacity(text.len() / 8);
+        for_each_term_hash(text, |h| hashes.push(h));
+        hashes.sort_unstable();
+        let counts = wanted
+            .iter()
+            .map(|&(h, t)| {
+                if t.is_empty() {
+                    return 0;
+                }
+                let a = hashes.partition_point(|&x| x < h);
+                let b = hashes.partition_point(|&x| x <= h);
+                (b - a) as u32
+            })
+            .collect();
+        hashes.dedup();
+        let words = (hashes.len() * FILTER_BITS_PER_TERM)
+            .div_ceil(64)
+            .max(1)
+            .next_power_of_two();
+        let mut filter = TermFilter {
+            bits: vec![0u64; words].into_boxed_slice(),
+        };
+        for &h in &hashes {
+            for (w, b) in TermFilter::probes(h, words) {
+                filter.bits[w] |= b;
+            }
+        }
+        (filter, counts)
+    }
+
+    /// The (word, bit mask) of each probe of `hash` in a filter of `words`
+    /// words (a power of two): double hashing of the mixed hash's halves.
+    fn probes(hash: u64, words: usize) -> impl Iterator<Item = (usize, u64)> {
+        // splitmix64's finaliser: term hashes of similar terms are close.
+        let mut z = hash.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let (h1, h2) = (z & 0xFFFF_FFFF, (z >> 32) | 1);
+        let mask = (words * 64 - 1) as u64;
+        (0..FILTER_PROBES).map(move |i| {
+            let bit = h1.wrapping_add(i.wrapping_mul(h2)) & mask;
+            ((bit / 64) as usize, 1u64 << (bit % 64))
+        })
+    }
+
+    /// False when the file certainly lacks the term `hash`.
+    fn may_hold(&self, hash: u64) -> bool {
+        TermFilter::probes(hash, self.bits.len()).all(|(w, b)| self.bits[w] & b != 0)
+    }
+
+    /// Heap bytes of the filter.
+    fn heap_bytes(&self) -> usize {
+        self.bits.len() * 8
+    }
 }
 
 /// The text of the walked file `abs` (`rel` below the root), or why it is
@@ -979,6 +1129,10 @@ mod tests {
                 proptest::prop_assert_eq!(held, expect > 0);
                 proptest::prop_assert_eq!(doc.tf(*h), expect);
             }
+            // A large tree's filter: no false negatives, the same counts.
+            let (filter, built) = TermFilter::build(&text, &terms);
+            proptest::prop_assert!(full.keys().all(|&h| filter.may_hold(h)));
+            proptest::prop_assert_eq!(&built, &counts[0]);
         }
     }
 
@@ -1127,6 +1281,48 @@ mod tests {
         assert!(small
             .iter()
             .all(|l| l.doc.as_ref().unwrap().text.get().is_some()));
+    }
+
+    #[test]
+    fn scans_read_again_only_files_that_may_hold_the_terms() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        let n = 2000;
+        for i in 0..n {
+            let extra = if i == n - 7 { "rare_name()\n" } else { "" };
+            std::fs::write(
+                p.join(format!("f{i:04}.py")),
+                format!("common = {i}\n{extra}"),
+            )
+            .unwrap();
+        }
+        // No text is kept (as for most files on the Linux kernel).
+        let corpus = Corpus {
+            keep_text_bytes: 16,
+            ..Corpus::default()
+        };
+        let loaded = corpus.load(walk(p), &[(term_hash("zzz"), "zzz")], &|| false);
+        let docs: Vec<Arc<Doc>> = loaded.iter().map(|l| l.doc.clone().unwrap()).collect();
+        let docs: Vec<&Doc> = docs.iter().map(|d| &**d).collect();
+        let rereads = || -> usize { docs.iter().map(|d| d.rereads.load(Ordering::Relaxed)).sum() };
+        assert!(docs.iter().all(|d| d.text.get().is_none()));
+        // A new term's counts: exact, and only the files its filter lets
+        // through are read again (about 2 % by chance), not all 2,000.
+        let counts = term_counts(&docs, &[(term_hash("rare"), "rare")]);
+        let holders: Vec<usize> = (0..n).filter(|&i| counts[i][0] > 0).collect();
+        assert_eq!(holders.len(), 1);
+        assert_eq!(docs[holders[0]].text(), "common = 1993\nrare_name()\n");
+        assert!(rereads() < n / 10, "{} files read again", rereads());
+        // The first holders of a name every file holds are found without
+        // reading the whole tree; a rare one's are still exact.
+        let before = rereads();
+        let held = holders_many(&docs, &["common", "rare_name"], 3);
+        assert_eq!(held, [vec![0, 1, 2], holders.clone()]);
+        assert!(
+            rereads() - before < n * 3 / 4,
+            "{} files read again",
+            rereads() - before
+        );
     }
 
     #[test]
