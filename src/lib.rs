@@ -27,7 +27,10 @@
 //!   [`snippets`] (snippet selection and the token budget).
 //! - reading the tree: `walk` lists files (`confine` keeps the walk
 //!   beneath the root, `safe_open` opens without following links),
-//!   `corpus` reads and caches them, `lang` finds symbols with
+//!   `corpus` reads and caches them (`corpus/read.rs` the text,
+//!   `doc.rs` one file version, `counts.rs` term counts, `holders.rs`
+//!   which files hold a name, `filter.rs` a large tree's per-file term
+//!   filter), `lang` finds symbols with
 //!   tree-sitter (`queries/<lang>/tags.scm`).
 //! - the answer: [`types`] (the structured shapes, DESIGN §2) and [`render`]
 //!   (the text of every tool and the Markdown of `retrieve`); [`error`].
