@@ -31,10 +31,13 @@
 //!   token budget in `budget`).
 //! - reading the tree: `walk` lists files (`confine` keeps the walk
 //!   beneath the root, `safe_open` opens without following links),
-//!   `corpus` reads and caches them, `lang` finds symbols with
-//!   tree-sitter (`queries/<lang>/tags.scm`): the language table in
-//!   `lang/table.rs`, bounded parsing in `parse.rs` and `clock.rs`, the
-//!   query's matches in `tags.rs`.
+//!   `corpus` reads and caches them (`corpus/read.rs` the text,
+//!   `doc.rs` one file version, `counts.rs` term counts, `holders.rs`
+//!   which files hold a name, `filter.rs` a large tree's per-file term
+//!   filter), `lang` finds symbols with tree-sitter
+//!   (`queries/<lang>/tags.scm`): the language table in `lang/table.rs`,
+//!   bounded parsing in `parse.rs` and `clock.rs`, the query's matches in
+//!   `tags.rs`.
 //! - the answer: [`types`] (the structured shapes, DESIGN §2) and [`render`]
 //!   (the text of every tool and the Markdown of `retrieve`); [`error`].
 //! - [`bench`](mod@bench): `ctxloop bench` on the development sets.
