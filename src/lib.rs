@@ -27,7 +27,7 @@
 //!   weighted terms: `tokenize`, `termset`, `stopwords`), [`score`] (one file
 //!   per signal: `bm25`, `definitions`, `priors`, `neighbours`, `explicit`,
 //!   then `calibrate`; numbers in `weights`), `gaps` (missing context),
-//!   [`snippets`] (snippet selection in `select`, `evidence`, `cut`; the
+//!   `snippets` (snippet selection in `select`, `evidence`, `cut`; the
 //!   token budget in `budget`).
 //! - reading the tree: `walk` lists files (`confine` keeps the walk
 //!   beneath the root, `safe_open` opens without following links),
@@ -71,7 +71,7 @@ mod safe_open;
 pub mod score;
 pub mod server;
 mod session;
-pub mod snippets;
+pub(crate) mod snippets;
 pub mod tools;
 pub mod types;
 // Reached by the hidden `test_support` module when the feature is on; the
