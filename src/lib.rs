@@ -22,12 +22,14 @@
 //!   `root` resolves and confines the root and reads its git provenance,
 //!   `limits` holds a call's deadline and cancellation.
 //! - the loop: `session` — `session/dispatch.rs`, `evaluate.rs`,
-//!   `refine.rs`, the stop rule in `stop.rs`, the store in `store.rs`.
+//!   `refine.rs`, the stop rule in `stop.rs`, code-graph links in
+//!   `links.rs`, the store in `store.rs`.
 //! - the stages it runs, pluggable through [`pipeline`]: [`query`] (task →
 //!   weighted terms: `tokenize`, `termset`, `stopwords`), [`score`] (one file
 //!   per signal: `bm25`, `definitions`, `priors`, `neighbours`, `explicit`,
-//!   then `calibrate`; numbers in `weights`), `gaps` (missing context),
-//!   [`snippets`] (snippet selection in `select`, `evidence`, `cut`; the
+//!   `history` (over [`history`]: past commits), then `calibrate`; numbers
+//!   in `weights`), `gaps` (missing context),
+//!   `snippets` (snippet selection in `select`, `evidence`, `cut`; the
 //!   token budget in `budget`).
 //! - reading the tree: `walk` lists files (`confine` keeps the walk
 //!   beneath the root, `safe_open` opens without following links),
@@ -74,7 +76,7 @@ mod safe_open;
 pub mod score;
 pub mod server;
 mod session;
-pub mod snippets;
+pub(crate) mod snippets;
 pub mod tools;
 pub mod types;
 // Reached by the hidden `test_support` module when the feature is on; the

@@ -84,7 +84,10 @@ pub fn walk_counting(
     walk_with(root, WalkOptions::default(), deps, stop)
 }
 
-/// [`walk_counting`] with [`WalkOptions`].
+/// The files the walk admits under `root` (sorted, each once, at their real
+/// path) and the symbolic links not followed, with [`WalkOptions`];
+/// entering the dependency directories `deps` re-opens, stopping early once
+/// `stop` returns true.
 pub fn walk_with(
     root: &Path,
     options: WalkOptions,

@@ -18,13 +18,14 @@
 //! Layout: `args` (command line), `tasks` (task files), `repos` (git
 //! directories), `trees` (materialized trees), `bm25` (the baseline),
 //! `systems` (what is measured, one answer), `metrics` (definitions and
-//! summaries), `run` (the driver), `report` (table and JSON).
+//! summaries), `run` (the driver), `progress` (its stderr), `report` (table and JSON).
 
 mod args;
 mod bm25;
 mod edits;
 mod judge;
 mod metrics;
+mod progress;
 mod report;
 mod repos;
 mod results;

@@ -13,7 +13,7 @@ pub(super) struct TaskResult {
     pub(super) repo: String,
     pub(super) base_commit: String,
     pub(super) mentions_gold_file: Option<bool>,
-    /// Language group ([`Task::language_group`]).
+    /// Language group ([`Task::language_group`](super::tasks::Task::language_group)).
     pub(super) language: String,
     pub(super) gold_files: Vec<String>,
     /// The gold edit that edit recall is measured against (bench ground truth).

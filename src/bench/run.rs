@@ -4,18 +4,18 @@ use super::args::BenchArgs;
 use super::bm25::{Bm25Files, Bm25Index};
 use super::edits::{gold_edit, EditLines, GoldEdit};
 use super::judge::run_judged;
+use super::progress::Progress;
 use super::report::Report;
 use super::repos::resolve_repos;
 use super::results::{Cutoffs, Skipped, TaskResult, TreeInfo};
-use super::systems::{existing_files, run_bm25, run_engine, System, SystemRun};
+use super::systems::{existing_files, run_bm25, run_engine, systems_of, warms, System, SystemRun};
 use super::tasks::{load_tasks, select_tasks, Task};
 use super::trees::Trees;
 use crate::engine::{Engine, EngineOptions};
 use crate::score::Weights;
 use anyhow::{bail, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{BTreeMap, HashMap};
-use std::io::{IsTerminal, Write as _};
+use std::io::Write as _;
 use std::path::Path;
 use std::time::Instant;
 
@@ -41,7 +41,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     for ((repo, commit), members) in &group_by_tree(&tasks) {
         driver.run_tree(&git_dirs[repo], repo, commit, members);
     }
-    driver.progress.finish_and_clear();
+    driver.progress.finish();
     let Driver {
         mut results,
         tree_infos,
@@ -76,44 +76,6 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// The systems `args` asks for, in report order: the engine, its 1-cycle
-/// variant, weight variants, BM25.
-fn systems_of(args: &BenchArgs) -> Result<Vec<System>> {
-    let mut systems = vec![System::Engine {
-        max_cycles: args.max_cycles,
-        weights: None,
-    }];
-    if args.compare_cycles {
-        // Every shorter loop, longest first: the per-cycle figures.
-        for max_cycles in (1..args.max_cycles).rev() {
-            systems.push(System::Engine {
-                max_cycles,
-                weights: None,
-            });
-        }
-    }
-    for spec in &args.weights {
-        let (name, kv) = spec
-            .split_once(':')
-            .unwrap_or((spec.as_str(), spec.as_str()));
-        let w = Weights::parse(kv).map_err(|e| anyhow::anyhow!("--weights {spec:?}: {e}"))?;
-        systems.push(System::Engine {
-            max_cycles: args.max_cycles,
-            weights: Some((name.to_string(), Box::new(w))),
-        });
-    }
-    if args.judge {
-        for cycle in 1..=args.max_cycles {
-            systems.push(System::Judged { cycle });
-        }
-    }
-    if !args.no_bm25 {
-        systems.push(System::Bm25);
-        systems.push(System::Bm25Source);
-    }
-    Ok(systems)
-}
-
 /// Task indices grouped by `(repo, base_commit)`, groups in order of first appearance.
 type TreeGroups = Vec<((String, String), Vec<usize>)>;
 
@@ -140,14 +102,10 @@ struct Driver<'a> {
     trees: Trees,
     /// One engine for the whole run: its file cache is keyed by (path, size, mtime).
     engine: Engine,
-    progress: ProgressBar,
+    progress: Progress,
     results: Vec<(usize, TaskResult)>,
     tree_infos: Vec<TreeInfo>,
     skipped: Vec<Skipped>,
-    /// Tasks done (run or skipped), for the progress lines.
-    done: usize,
-    started: Instant,
-    stderr_is_terminal: bool,
 }
 
 impl<'a> Driver<'a> {
@@ -157,14 +115,6 @@ impl<'a> Driver<'a> {
         tasks: &'a [Task],
         systems: &'a [System],
     ) -> Self {
-        let progress = ProgressBar::new(tasks.len() as u64);
-        progress.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} ({eta} left) {msg}",
-            )
-            .expect("valid progress template")
-            .progress_chars("=> "),
-        );
         Driver {
             args,
             cutoffs,
@@ -181,25 +131,21 @@ impl<'a> Driver<'a> {
                 allow_hidden_root: true,
                 ..Default::default()
             }),
-            progress,
+            progress: Progress::new(tasks.len()),
             results: Vec::new(),
             tree_infos: Vec::new(),
             skipped: Vec::new(),
-            done: 0,
-            started: Instant::now(),
-            stderr_is_terminal: std::io::stderr().is_terminal(),
         }
     }
 
     fn warn(&self, msg: String) {
-        self.progress.suspend(|| eprintln!("warning: {msg}"));
+        self.progress.warn(&msg);
     }
 
     /// Materializes one tree, indexes it for BM25 and runs its tasks.
     fn run_tree(&mut self, git_dir: &Path, repo: &str, commit: &str, members: &[usize]) {
         let short = &commit[..commit.len().min(10)];
-        self.progress
-            .set_message(format!("extracting {repo}@{short}"));
+        self.progress.message(format!("extracting {repo}@{short}"));
         let start = Instant::now();
         let tree = match self.trees.materialize(git_dir, repo, commit) {
             Ok(t) => t,
@@ -227,7 +173,7 @@ impl<'a> Driver<'a> {
         }
         let extract_ms = start.elapsed().as_secs_f64() * 1e3;
         self.progress
-            .set_message(format!("indexing {repo}@{short} for BM25"));
+            .message(format!("indexing {repo}@{short} for BM25"));
         let start = Instant::now();
         let all = Bm25Index::build(
             &tree.dir,
@@ -276,7 +222,7 @@ impl<'a> Driver<'a> {
     /// `--warm`, and always when more than one engine row runs, so that
     /// every engine row (cycle 1 and the full loop) is timed in the same,
     /// warm, cache state.
-    pub(super) fn warms(&self) -> bool {
+    fn warms(&self) -> bool {
         warms(self.args, self.systems)
     }
 
@@ -293,7 +239,7 @@ impl<'a> Driver<'a> {
         let (args, depth) = (self.args, self.cutoffs.depth);
         if args.timing {
             self.progress
-                .set_message(format!("cold and warm call on {repo}@{short}"));
+                .message(format!("cold and warm call on {repo}@{short}"));
             // A fresh engine has an empty file cache: its first call is cold.
             let probe = Engine::new(Default::default());
             let task = &self.tasks[first];
@@ -319,7 +265,7 @@ impl<'a> Driver<'a> {
         }
         if self.warms() {
             self.progress
-                .set_message(format!("warming the engine on {repo}@{short}"));
+                .message(format!("warming the engine on {repo}@{short}"));
             // Only the cache matters here; an error shows again in the timed call.
             let _ = run_engine(
                 &self.engine,
@@ -334,28 +280,16 @@ impl<'a> Driver<'a> {
         }
     }
 
-    /// One task done: the bar moves, or without a terminal on stderr a
-    /// progress line is printed every [`PROGRESS_EVERY`] tasks and at the end.
+    /// One task done (run or skipped).
     fn tick(&mut self) {
-        self.progress.inc(1);
-        self.done += 1;
-        if self.stderr_is_terminal {
-            return;
-        }
-        let total = self.tasks.len();
-        if self.done.is_multiple_of(PROGRESS_EVERY) || self.done == total {
-            eprintln!(
-                "{}",
-                progress_line(self.done, total, self.started.elapsed().as_secs())
-            );
-        }
+        self.progress.tick();
     }
 
     /// Every system on task `i`.
     fn run_task(&mut self, i: usize, ctx: &TreeRun) {
         let (tree, short) = (ctx.tree, ctx.short);
         let task = &self.tasks[i];
-        self.progress.set_message(task.instance_id.clone());
+        self.progress.message(task.instance_id.clone());
         let (_, gold_not_in_tree) =
             existing_files(tree, task.gold_files.iter().map(String::as_str));
         if task.gold_files.is_empty() {
@@ -496,29 +430,6 @@ struct TreeRun<'t> {
     source: &'t Bm25Index,
 }
 
-/// Without a terminal on stderr, a progress line every this many tasks.
-const PROGRESS_EVERY: usize = 20;
-
-/// `bench: 120/500 tasks, 3 min`.
-pub(super) fn progress_line(done: usize, total: usize, elapsed_secs: u64) -> String {
-    let time = if elapsed_secs < 120 {
-        format!("{elapsed_secs} s")
-    } else {
-        format!("{} min", elapsed_secs / 60)
-    };
-    format!("bench: {done}/{total} tasks, {time}")
-}
-
-/// See [`Driver::warms`].
-pub(super) fn warms(args: &BenchArgs, systems: &[System]) -> bool {
-    args.warm
-        || systems
-            .iter()
-            .filter(|s| matches!(s, System::Engine { .. } | System::Judged { cycle: 1 }))
-            .count()
-            > 1
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -531,51 +442,5 @@ mod tests {
         assert_eq!(c.depth, 10);
         assert_eq!(Cutoffs::new(&[20]).unwrap().depth, 20);
         assert!(Cutoffs::new(&[0, 5]).is_err());
-    }
-
-    #[test]
-    fn progress_lines_say_tasks_done_and_time() {
-        assert_eq!(progress_line(120, 500, 185), "bench: 120/500 tasks, 3 min");
-        assert_eq!(progress_line(20, 37, 9), "bench: 20/37 tasks, 9 s");
-    }
-
-    #[test]
-    fn both_engine_rows_are_timed_warm_so_their_times_compare() {
-        use clap::Parser;
-        #[derive(Parser)]
-        struct Cli {
-            #[command(flatten)]
-            bench: BenchArgs,
-        }
-        let args = |extra: &[&str]| {
-            let mut argv = vec!["bench", "--tasks", "t.jsonl"];
-            argv.extend_from_slice(extra);
-            Cli::parse_from(argv).bench
-        };
-        let a = args(&["--compare-cycles"]);
-        assert!(warms(&a, &systems_of(&a).unwrap()));
-        let a = args(&[]);
-        assert!(!warms(&a, &systems_of(&a).unwrap()));
-        let a = args(&["--warm"]);
-        assert!(warms(&a, &systems_of(&a).unwrap()));
-        // Both BM25 rows in every run, beside the engine.
-        let labels: Vec<String> = systems_of(&args(&["--compare-cycles"]))
-            .unwrap()
-            .iter()
-            .map(System::label)
-            .collect();
-        assert_eq!(
-            labels,
-            ["ctxloop/3c", "ctxloop/2c", "ctxloop/1c", "bm25", "bm25-src"]
-        );
-        let labels: Vec<String> = systems_of(&args(&["--judge", "--no-bm25"]))
-            .unwrap()
-            .iter()
-            .map(System::label)
-            .collect();
-        assert_eq!(
-            labels,
-            ["ctxloop/3c", "sim-judge/1c", "sim-judge/2c", "sim-judge/3c"]
-        );
     }
 }

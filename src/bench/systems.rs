@@ -1,5 +1,6 @@
 //! The systems measured (engine variants, BM25) and one system's answer to one task.
 
+use super::args::BenchArgs;
 use super::bm25::Bm25Index;
 use super::edits::EditLines;
 use super::metrics::{covered_lines, gold_ranks, high_tier, SnippetSpans};
@@ -8,6 +9,7 @@ use crate::engine::Engine;
 use crate::score::Weights;
 use crate::tools::retrieve::RetrieveParams;
 use crate::types::{File, Tier};
+use anyhow::Result;
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
@@ -244,5 +246,101 @@ pub(super) fn run_bm25(index: &Bm25Index, task: &Task, depth: usize) -> SystemRu
         not_in_tree: Vec::new(),
         error: None,
         answer: None,
+    }
+}
+
+/// The systems `args` asks for, in report order: the engine, its 1-cycle
+/// variant, weight variants, BM25.
+pub(super) fn systems_of(args: &BenchArgs) -> Result<Vec<System>> {
+    let mut systems = vec![System::Engine {
+        max_cycles: args.max_cycles,
+        weights: None,
+    }];
+    if args.compare_cycles {
+        // Every shorter loop, longest first: the per-cycle figures.
+        for max_cycles in (1..args.max_cycles).rev() {
+            systems.push(System::Engine {
+                max_cycles,
+                weights: None,
+            });
+        }
+    }
+    for spec in &args.weights {
+        let (name, kv) = spec
+            .split_once(':')
+            .unwrap_or((spec.as_str(), spec.as_str()));
+        let w = Weights::parse(kv).map_err(|e| anyhow::anyhow!("--weights {spec:?}: {e}"))?;
+        systems.push(System::Engine {
+            max_cycles: args.max_cycles,
+            weights: Some((name.to_string(), Box::new(w))),
+        });
+    }
+    if args.judge {
+        for cycle in 1..=args.max_cycles {
+            systems.push(System::Judged { cycle });
+        }
+    }
+    if !args.no_bm25 {
+        systems.push(System::Bm25);
+        systems.push(System::Bm25Source);
+    }
+    Ok(systems)
+}
+
+/// Whether an untimed call reads each tree before its timed calls: with
+/// `--warm`, and always when more than one engine row runs, so that
+/// every engine row (cycle 1 and the full loop) is timed in the same,
+/// warm, cache state.
+pub(super) fn warms(args: &BenchArgs, systems: &[System]) -> bool {
+    args.warm
+        || systems
+            .iter()
+            .filter(|s| matches!(s, System::Engine { .. } | System::Judged { cycle: 1 }))
+            .count()
+            > 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_engine_rows_are_timed_warm_so_their_times_compare() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            bench: BenchArgs,
+        }
+        let args = |extra: &[&str]| {
+            let mut argv = vec!["bench", "--tasks", "t.jsonl"];
+            argv.extend_from_slice(extra);
+            Cli::parse_from(argv).bench
+        };
+        let a = args(&["--compare-cycles"]);
+        assert!(warms(&a, &systems_of(&a).unwrap()));
+        let a = args(&[]);
+        assert!(!warms(&a, &systems_of(&a).unwrap()));
+        let a = args(&["--warm"]);
+        assert!(warms(&a, &systems_of(&a).unwrap()));
+        // Both BM25 rows in every run, beside the engine.
+        let labels: Vec<String> = systems_of(&args(&["--compare-cycles"]))
+            .unwrap()
+            .iter()
+            .map(System::label)
+            .collect();
+        assert_eq!(
+            labels,
+            ["ctxloop/3c", "ctxloop/2c", "ctxloop/1c", "bm25", "bm25-src"]
+        );
+        let labels: Vec<String> = systems_of(&args(&["--judge", "--no-bm25"]))
+            .unwrap()
+            .iter()
+            .map(System::label)
+            .collect();
+        assert_eq!(
+            labels,
+            ["ctxloop/3c", "sim-judge/1c", "sim-judge/2c", "sim-judge/3c"]
+        );
     }
 }

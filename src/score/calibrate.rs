@@ -38,7 +38,6 @@ pub(super) fn calibrate(
     w: &Weights,
     aside: &dyn Fn(usize) -> bool,
 ) {
-    let tier_first = w.tier_first > 0.0;
     let best = scored.iter().map(|s| s.raw).fold(0.0, f64::max);
     let best_lex = scored.iter().map(|s| s.lexical).fold(0.0, f64::max);
     if best <= 0.0 {
@@ -46,61 +45,116 @@ pub(super) fn calibrate(
     }
     let mass: Vec<f64> = q.terms.iter().zip(idf).map(|(t, i)| t.weight * i).collect();
     let total: f64 = mass.iter().sum::<f64>().max(1e-9);
-    let mut keyed: Vec<(u8, f64, f64, Scored)> = scored
+    let bests = Bests {
+        raw: best,
+        lexical: best_lex,
+        mass: &mass,
+        total,
+    };
+    let mut keyed: Vec<Keyed> = scored
         .drain(..)
-        .map(|s| {
-            let r = (s.raw / best).clamp(0.0, 1.0);
-            let rl = if best_lex > 0.0 {
-                s.lexical / best_lex
-            } else {
-                0.0
-            };
-            let c: f64 = tf[s.idx]
-                .iter()
-                .zip(&mass)
-                .filter(|(&n, _)| n > 0)
-                .map(|(_, m)| m)
-                .sum::<f64>()
-                / total;
-            let named = s.named.is_some();
-            let strong = if named || !s.defines.is_empty() {
-                1.0
-            } else {
-                0.0
-            };
-            let order = 0.4 * r + 0.45 * c * r.sqrt() + 0.15 * strong * r.sqrt();
-            let lexical = s.lexical >= w.min_bm25;
-            // Tests, docs, notes and vendored files are high only when the
-            // task names them: their words and definitions are about the
-            // code, not the place of the fix.
-            let source = !aside(s.idx);
-            let direct = named
-                || (source
-                    && ((!s.defines.is_empty() && r >= w.high_share)
-                        || (lexical && rl >= 0.75 && c >= 0.75)));
-            let related = (lexical && rl >= 0.5) || s.neighbour;
-            let (class, tier_rel) = if direct {
-                (2, 0.7 + 0.3 * order.sqrt().min(1.0))
-            } else if related {
-                (1, 0.5 + 0.19 * order.sqrt().min(1.0))
-            } else {
-                (0, 0.49 * order.sqrt().min(1.0))
-            };
-            (if tier_first { class } else { 0 }, order, tier_rel, s)
-        })
+        .map(|s| key(s, &bests, tf, w, aside))
         .collect();
     keyed.sort_by(|a, b| {
-        b.0.cmp(&a.0)
-            .then(b.1.total_cmp(&a.1))
-            .then(a.3.idx.cmp(&b.3.idx))
+        b.class
+            .cmp(&a.class)
+            .then(b.order.total_cmp(&a.order))
+            .then(a.scored.idx.cmp(&b.scored.idx))
     });
-    // Relevance never rises down the order, and falls by at least
-    // [`STEP`] from one file to the next while it stays in its tier's band:
-    // files that shared one capped value were ordered by path downstream
-    // (`doc/...` before `src/...`), not by their evidence.
+    assign_relevance(keyed, scored);
+}
+
+/// What a file's order and tier are measured against.
+struct Bests<'a> {
+    /// The best raw score (> 0).
+    raw: f64,
+    /// The best BM25 score.
+    lexical: f64,
+    /// Each query term's weight times its IDF.
+    mass: &'a [f64],
+    /// Their sum (at least 1e-9).
+    total: f64,
+}
+
+/// A file with its sort key and its relevance before the caps.
+struct Keyed {
+    /// The tier (2 high, 1 medium, 0 low) when `tier_first`, else 0.
+    class: u8,
+    /// The order score (see `calibrate`).
+    order: f64,
+    /// The relevance its tier gives, in [0, 1].
+    tier_rel: f64,
+    scored: Scored,
+}
+
+/// One file's order score and tier relevance (the rules in `calibrate`).
+fn key(
+    s: Scored,
+    bests: &Bests,
+    tf: &[Vec<u32>],
+    w: &Weights,
+    aside: &dyn Fn(usize) -> bool,
+) -> Keyed {
+    let r = (s.raw / bests.raw).clamp(0.0, 1.0);
+    let rl = if bests.lexical > 0.0 {
+        s.lexical / bests.lexical
+    } else {
+        0.0
+    };
+    let c: f64 = tf[s.idx]
+        .iter()
+        .zip(bests.mass)
+        .filter(|(&n, _)| n > 0)
+        .map(|(_, m)| m)
+        .sum::<f64>()
+        / bests.total;
+    let named = s.named.is_some();
+    let strong = if named || !s.defines.is_empty() {
+        1.0
+    } else {
+        0.0
+    };
+    let order = 0.4 * r + 0.45 * c * r.sqrt() + 0.15 * strong * r.sqrt();
+    let lexical = s.lexical >= w.min_bm25;
+    // Tests, docs, notes and vendored files are high only when the
+    // task names them: their words and definitions are about the
+    // code, not the place of the fix.
+    let source = !aside(s.idx);
+    let direct = named
+        || (source
+            && ((!s.defines.is_empty() && r >= w.high_share)
+                || (lexical && rl >= 0.75 && c >= 0.75)));
+    let related = (lexical && rl >= 0.5) || s.neighbour;
+    let (class, tier_rel) = if direct {
+        (2, 0.7 + 0.3 * order.sqrt().min(1.0))
+    } else if related {
+        (1, 0.5 + 0.19 * order.sqrt().min(1.0))
+    } else {
+        (0, 0.49 * order.sqrt().min(1.0))
+    };
+    Keyed {
+        class: if w.tier_first > 0.0 { class } else { 0 },
+        order,
+        tier_rel,
+        scored: s,
+    }
+}
+
+/// Sets each file's relevance, in the sorted order, and pushes it to `scored`.
+///
+/// Relevance never rises down the order, and falls by at least
+/// [`STEP`] from one file to the next while it stays in its tier's band:
+/// files that shared one capped value were ordered by path downstream
+/// (`doc/...` before `src/...`), not by their evidence.
+fn assign_relevance(keyed: Vec<Keyed>, scored: &mut Vec<Scored>) {
     let mut ceiling: f64 = 1.0;
     let mut prev: Option<f64> = None;
-    for (_, _, rel, mut s) in keyed {
+    for Keyed {
+        tier_rel: rel,
+        scored: mut s,
+        ..
+    } in keyed
+    {
         let mut rel = (rel.min(ceiling).clamp(0.0, 1.0) * 1000.0).round() / 1000.0;
         if let Some(p) = prev {
             let floor = band_floor(p);

@@ -232,9 +232,15 @@ impl fmt::Display for Evidence {
 mod tests {
     use super::*;
 
+    fn assert_reads<const N: usize>(cases: [(Evidence, &str); N]) {
+        for (e, text) in cases {
+            assert_eq!(e.to_string(), text);
+        }
+    }
+
     #[test]
-    fn each_kind_of_evidence_reads_as_the_reason_it_always_was() {
-        let cases = [
+    fn the_score_passes_evidence_reads_as_the_reason_it_always_was() {
+        assert_reads([
             (
                 Evidence::Bm25 {
                     score: 12.345,
@@ -288,6 +294,12 @@ mod tests {
                 "src-boost (+0.50 of the best score)",
             ),
             (Evidence::Judged(0.8), "agent judged 0.80"),
+        ]);
+    }
+
+    #[test]
+    fn a_cycles_focus_reads_as_the_reason_it_always_was() {
+        assert_reads([
             (
                 Evidence::Focus(FocusWhy::NextTo {
                     high: "src/a.py".into(),
@@ -314,6 +326,12 @@ mod tests {
                 }),
                 "configuration file named at src/a.py:9",
             ),
+        ]);
+    }
+
+    #[test]
+    fn a_code_graph_link_reads_as_the_reason_it_always_was() {
+        assert_reads([
             (
                 Evidence::Link(Link {
                     kind: LinkKind::SameName,
@@ -335,9 +353,6 @@ mod tests {
                 }),
                 "defines `run` used by high file src/a.c",
             ),
-        ];
-        for (e, text) in cases {
-            assert_eq!(e.to_string(), text);
-        }
+        ]);
     }
 }

@@ -35,52 +35,10 @@ pub(super) fn explicit_pass(
         if !c.allowed {
             continue;
         }
-        let mut add = 0.0;
-        let mut evidence = Vec::new();
-        let mut named = None;
-        // The least ambiguous reference that fits this file.
-        let path = (0..q.paths.len())
-            .filter(|&i| ends_with_path(c.rel, &q.paths[i]))
-            .min_by_key(|&i| path_fits[i]);
-        let module = (0..q.modules.len())
-            .filter(|&i| is_module_file(c.rel, &q.modules[i]))
-            .min_by_key(|&i| module_fits[i]);
-        let (reference, fits, share) = if let Some(i) = path {
-            (Named::File(q.paths[i].clone()), path_fits[i], 1.0)
-        } else if let Some(i) = module {
-            (Named::Module(q.modules[i].clone()), module_fits[i], 0.8)
-        } else {
-            (Named::File(String::new()), 0, 0.0)
-        };
-        if fits == 1 {
-            add += w.explicit * best * share;
-            evidence.push(Evidence::Named(reference.clone()));
-            named = Some(reference);
-        } else if fits > 1 {
-            // One of several files the reference fits: evidence shared
-            // among them, and no "named" (high tier) for any.
-            add += w.explicit * best * share / fits as f64;
-            evidence.push(Evidence::NamedAmong {
-                named: reference,
-                fits,
-            });
-        }
-        for (key, boost, why) in &focus.boosts {
-            let hit = if key.ends_with('/') {
-                c.rel.starts_with(key.as_str())
-            } else {
-                c.rel == key
-            };
-            if hit {
-                add += boost * best;
-                evidence.push(Evidence::Focus(why.clone()));
-            }
-        }
-        let floor = focus.floors.iter().find(|(p, _, _)| p == c.rel);
-        if let Some((_, _, why)) = floor {
-            evidence.push(Evidence::Focus(why.clone()));
-        }
-        if add > 0.0 || floor.is_some() {
+        let (mut add, mut evidence, named) =
+            named_evidence(c.rel, q, &path_fits, &module_fits, w.explicit * best);
+        let floor = focus_evidence(c.rel, focus, best, &mut add, &mut evidence);
+        if add > 0.0 || floor {
             let pos = *by_idx.entry(idx).or_insert_with(|| {
                 scored.push(Scored::new(idx));
                 scored.len() - 1
@@ -92,6 +50,72 @@ pub(super) fn explicit_pass(
             }
         }
     }
+}
+
+/// What the task's paths and modules give the file `rel`: the raw score to
+/// add (`full` is the explicit weight times the best raw score), its
+/// evidence, and the reference when it names this file alone (high tier).
+/// `path_fits`/`module_fits`: how many files each path or module fits.
+fn named_evidence(
+    rel: &str,
+    q: &TaskQuery,
+    path_fits: &[usize],
+    module_fits: &[usize],
+    full: f64,
+) -> (f64, Vec<Evidence>, Option<Named>) {
+    // The least ambiguous reference that fits this file.
+    let path = (0..q.paths.len())
+        .filter(|&i| ends_with_path(rel, &q.paths[i]))
+        .min_by_key(|&i| path_fits[i]);
+    let module = (0..q.modules.len())
+        .filter(|&i| is_module_file(rel, &q.modules[i]))
+        .min_by_key(|&i| module_fits[i]);
+    let (reference, fits, share) = if let Some(i) = path {
+        (Named::File(q.paths[i].clone()), path_fits[i], 1.0)
+    } else if let Some(i) = module {
+        (Named::Module(q.modules[i].clone()), module_fits[i], 0.8)
+    } else {
+        return (0.0, Vec::new(), None);
+    };
+    if fits == 1 {
+        let evidence = vec![Evidence::Named(reference.clone())];
+        (full * share, evidence, Some(reference))
+    } else {
+        // One of several files the reference fits: evidence shared
+        // among them, and no "named" (high tier) for any.
+        let evidence = vec![Evidence::NamedAmong {
+            named: reference,
+            fits,
+        }];
+        (full * share / fits as f64, evidence, None)
+    }
+}
+
+/// Adds the cycle's focus boosts that hit `rel` (a `dir/` key hits every
+/// file under it) to `add` and `evidence`; true when `rel` has a floor.
+fn focus_evidence(
+    rel: &str,
+    focus: &Focus,
+    best: f64,
+    add: &mut f64,
+    evidence: &mut Vec<Evidence>,
+) -> bool {
+    for (key, boost, why) in &focus.boosts {
+        let hit = if key.ends_with('/') {
+            rel.starts_with(key.as_str())
+        } else {
+            rel == key
+        };
+        if hit {
+            *add += boost * best;
+            evidence.push(Evidence::Focus(why.clone()));
+        }
+    }
+    let floor = focus.floors.iter().find(|(p, _, _)| p == rel);
+    if let Some((_, _, why)) = floor {
+        evidence.push(Evidence::Focus(why.clone()));
+    }
+    floor.is_some()
 }
 
 fn ends_with_path(rel: &str, p: &str) -> bool {

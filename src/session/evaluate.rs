@@ -32,12 +32,41 @@ impl Session {
         }
         self.judge(judgments)?;
         let ranked = self.ranked();
+        let mut facts = self.cycle_facts(&ranked);
+        let decided = self.decide(&ranked, &mut facts);
+        let stop = decided.stop();
+        let why = decided.why(&facts, &self.config);
+        self.history.push(facts.top_mean);
+        if self.cycle == 1 {
+            self.cap_later_cycles(&ranked);
+        }
+        self.done = stop;
+        self.evaluated = true;
+        let decision = format!("{}: {why}", decided.kind().as_str());
+        let (evaluations, tokens, dropped) = self.evaluations();
+        self.record_cycle(&ranked, decision);
+        Ok(EvaluateOutput {
+            session_id: self.id.clone(),
+            cycle: self.cycle,
+            evaluations,
+            dropped,
+            tokens,
+            gaps: self.gaps.clone(),
+            high_count: facts.high_count,
+            decision: decided.kind(),
+        })
+    }
+
+    /// What the stop rule looks at after this cycle; chooses the snippets of
+    /// the files in context and finds the gaps on the way (see
+    /// `context_and_gaps`). `open_links` is 0 until `decide` looks.
+    fn cycle_facts(&mut self, ranked: &[(String, Kept)]) -> CycleFacts {
         let threshold = self.config.high_threshold;
         let high_count = ranked
             .iter()
             .filter(|(_, k)| k.relevance >= threshold)
             .count();
-        let (context_tokens, gaps_skipped) = self.context_and_gaps(&ranked);
+        let (context_tokens, gaps_skipped) = self.context_and_gaps(ranked);
         let top_mean = {
             let n = self.config.min_high.max(1);
             ranked.iter().take(n).map(|(_, k)| k.relevance).sum::<f64>() / n as f64
@@ -48,7 +77,7 @@ impl Session {
                 self.note_skipped(reason, &place, "no gaps were looked for");
             }
         }
-        let mut facts = CycleFacts {
+        CycleFacts {
             cycle: self.cycle,
             ranked: ranked.len(),
             high_count,
@@ -58,31 +87,30 @@ impl Session {
             context_tokens,
             stopped_early: gaps_skipped,
             open_links: 0,
-        };
-        let mut decided = stop::decide(&facts, &self.config);
-        // The code graph is looked at only when the loop would go on or stop
-        // with cycles left for no reason but having enough (`sufficient`,
-        // `budget`): files linked to the high files then keep it going.
+        }
+    }
+
+    /// The stop rule's decision on `facts`. The code graph is looked at only
+    /// when the loop would go on or stop with cycles left for no reason but
+    /// having enough (`sufficient`, `budget`): files linked to the high files
+    /// then keep it going (they are counted in `facts.open_links`).
+    fn decide(&mut self, ranked: &[(String, Kept)], facts: &mut CycleFacts) -> stop::Decision {
+        let decided = stop::decide(facts, &self.config);
         self.links.clear();
         if matches!(
             decided.stop(),
             None | Some(StopReason::Sufficient | StopReason::Budget)
         ) && self.cycle < self.config.max_cycles
         {
-            self.find_links(&ranked);
+            self.find_links(ranked);
             facts.open_links = self.links.len();
-            decided = stop::decide(&facts, &self.config);
+            return stop::decide(facts, &self.config);
         }
-        let stop = decided.stop();
-        let why = decided.why(&facts, &self.config);
-        self.history.push(top_mean);
-        if self.cycle == 1 {
-            self.cap_later_cycles(&ranked);
-        }
-        self.done = stop;
-        self.evaluated = true;
-        let decision = format!("{}: {why}", decided.kind().as_str());
-        let (evaluations, tokens, dropped) = self.evaluations();
+        decided
+    }
+
+    /// Appends this cycle to the trace: its query, top 5, gaps and decision.
+    fn record_cycle(&mut self, ranked: &[(String, Kept)], decision: String) {
         self.trace.push(Cycle {
             cycle: self.cycle,
             query: self.query.clone(),
@@ -95,18 +123,8 @@ impl Session {
                 })
                 .collect(),
             gaps: self.gaps.clone(),
-            decision: decision.clone(),
+            decision,
         });
-        Ok(EvaluateOutput {
-            session_id: self.id.clone(),
-            cycle: self.cycle,
-            evaluations,
-            dropped,
-            tokens,
-            gaps: self.gaps.clone(),
-            high_count,
-            decision: decided.kind(),
-        })
     }
 
     /// Applies the agent's judgments: a judged file's relevance is the agent's.

@@ -48,7 +48,8 @@ pub trait PostProcess: Send + Sync {
     fn pack(&self, files: &mut [File], budget: usize) -> (usize, Vec<String>);
 }
 
-/// The default post-processing: [`snippets`] and [`pack`].
+/// The default post-processing: [`snippets`](PostProcess::snippets) as
+/// `select.rs` chooses them, [`pack`](PostProcess::pack) as `budget.rs` packs.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Snippets;
 
