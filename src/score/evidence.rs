@@ -129,6 +129,12 @@ pub struct Link {
 pub enum LinkKind {
     /// Same stem in the same directory, another extension (`foo.h`, `foo.c`).
     SameName,
+    /// Same file name in a sibling directory (`src/unix/stream.c`,
+    /// `src/win/stream.c`): a platform or variant twin.
+    Twin,
+    /// The high file includes or imports this file by path (`#include
+    /// "internal.h"`, `import x from "./x"`); the path as written.
+    Imported(String),
     /// The file uses these names the high file defines (a caller; sorted,
     /// the reason shows at most three).
     Uses(Vec<String>),
@@ -160,6 +166,8 @@ impl fmt::Display for Link {
         let high = &self.high;
         match &self.kind {
             LinkKind::SameName => write!(f, "same name as high file {high}"),
+            LinkKind::Twin => write!(f, "twin of high file {high} in a sibling directory"),
+            LinkKind::Imported(spec) => write!(f, "imported by high file {high} as `{spec}`"),
             LinkKind::Uses(names) => write!(f, "uses {} from high file {high}", quoted(names)),
             LinkKind::Defines(names) => {
                 write!(f, "defines {} used by high file {high}", quoted(names))

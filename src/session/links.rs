@@ -6,19 +6,27 @@
 //!   its parsed definitions hold the name),
 //! - uses what the high file defines (a caller: it holds a name the high
 //!   file defines, a name held by few files),
-//! - or has the high file's name in the same directory (`foo.c` and `foo.h`,
-//!   `x.go` and `x_unix.go`'s base name: same stem, another extension).
+//! - has the high file's name in the same directory (`foo.c` and `foo.h`,
+//!   `x.go` and `x_unix.go`'s base name: same stem, another extension),
+//! - is included or imported by the high file by path (`#include
+//!   "internal.h"`, `import { x } from "./x"`, `from .mode import Mode`):
+//!   a hub header links this way though its names are too common to,
+//! - or has the high file's name in a sibling directory (`src/unix/stream.c`
+//!   and `src/win/stream.c`: a platform twin; a name in more than
+//!   [`MAX_TWINS`] sibling directories links none).
 //!
 //! Only rare names link (held by at most [`MAX_HOLDERS`] code files): a hub
 //! module every file imports says nothing about this task. Python's
 //! `__dunder__` methods never link (every class defines `__init__`). Test files are
 //! never linked, nor files under examples, docs, benchmarks or vendored
 //! code (fixes land in source files; the priors rank them low for the same
-//! reason). Files that change together in the history would be a
-//! fourth kind (see [`co_changed`]); it is not built here.
+//! reason). A link by path or twin counts as one name (half strength); on a
+//! tie the link naming what ties the files is kept. Files that change
+//! together in the history would be another kind (see [`co_changed`]); it
+//! is not built here.
 
 use crate::corpus::{holders_many, Doc};
-use crate::lang::{DefKind, RefKind};
+use crate::lang::{DefKind, RefKind, Symbols};
 use crate::score::{is_test_path, Link, LinkKind};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -36,6 +44,18 @@ const MAX_PARSED: usize = 16;
 const MAX_FRESH_PARSES: usize = 8;
 /// Shortest name that links.
 const MIN_NAME_LEN: usize = 4;
+/// A file name with more twins than this (sibling directories holding a
+/// file of that name) links none: `utils.py` in every package is no pair.
+const MAX_TWINS: usize = 2;
+/// Imports of one high file resolved, at most.
+const MAX_IMPORTS: usize = 24;
+/// How strongly a twin ties to its high file (one name's worth).
+const TWIN_STRENGTH: f64 = 0.5;
+/// How strongly a file the high file includes or imports by path ties to
+/// it (one name's worth: a hub header is included by most files).
+const IMPORT_STRENGTH: f64 = 0.5;
+/// File stems that say nothing about what a file holds.
+const PLAIN_STEMS: &[&str] = &["mod", "index", "__init__", "lib", "main"];
 
 /// A file linked to one or more high files.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,6 +71,56 @@ pub(super) struct Linked {
     pub judged: bool,
 }
 
+/// The strongest link found so far per path.
+#[derive(Default)]
+struct Offers {
+    /// path → (strength, link, judged).
+    best: HashMap<String, (f64, Link, bool)>,
+}
+
+impl Offers {
+    /// Keeps `kind` from `high` for `path` when it is stronger than the link kept.
+    fn offer(&mut self, path: &str, strength: f64, kind: LinkKind, high: &str, judged: bool) {
+        let link = Link {
+            kind,
+            high: high.to_string(),
+        };
+        match self.best.get_mut(path) {
+            Some(e) if strength <= e.0 => {}
+            Some(e) => *e = (strength, link, judged),
+            None => {
+                self.best.insert(path.to_string(), (strength, link, judged));
+            }
+        }
+    }
+
+    /// The links, strongest first (ties by path).
+    fn into_sorted(self) -> Vec<Linked> {
+        let mut out: Vec<Linked> = self
+            .best
+            .into_iter()
+            .map(|(path, (strength, link, judged))| Linked {
+                path,
+                strength,
+                link,
+                judged,
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            b.strength
+                .total_cmp(&a.strength)
+                .then_with(|| a.path.cmp(&b.path))
+        });
+        out
+    }
+}
+
+/// The code files of a corpus, in path order, and their docs (the same order).
+struct Code<'a> {
+    paths: Vec<&'a str>,
+    docs: Vec<&'a Doc>,
+}
+
 /// The files linked to `highs` ((path, relevance, judged by the agent) of high files), best
 /// first, leaving out `skip` (files already in context) and test files.
 /// Parses stop once `stop` returns true.
@@ -60,169 +130,163 @@ pub(super) fn linked(
     skip: &HashSet<&str>,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Vec<Linked> {
-    let code: Vec<(&String, &Arc<Doc>)> = corpus
+    let (paths, docs) = corpus
         .iter()
         .filter(|(_, d)| d.language.is_some())
-        .collect();
-    let docs: Vec<&Doc> = code.iter().map(|(_, d)| &***d).collect();
+        .map(|(p, d)| (p.as_str(), &**d))
+        .unzip();
+    let code = Code { paths, docs };
     let wanted = |p: &str| !skip.contains(p) && !is_test_path(p) && !is_aside(p);
-    // path → (strength, link, judged), the strongest link kept.
-    let mut best: HashMap<String, (f64, Link, bool)> = HashMap::new();
+    let mut offers = Offers::default();
     let mut fresh_left = MAX_FRESH_PARSES;
     for (high, rel, judged) in highs {
-        let judged = *judged;
-        let mut offer = |path: &str, strength: f64, kind: LinkKind| {
-            let link = Link {
-                kind,
-                high: high.clone(),
-            };
-            match best.get_mut(path) {
-                Some(e) if strength <= e.0 => {}
-                Some(e) => *e = (strength, link, judged),
-                None => {
-                    best.insert(path.to_string(), (strength, link, judged));
-                }
-            }
-        };
         if stop() {
             break;
         }
         let Some(doc) = corpus.get(high).filter(|d| d.language.is_some()) else {
             continue;
         };
-        for sib in siblings(high, corpus) {
-            if wanted(&sib) {
-                offer(&sib, *rel, LinkKind::SameName);
+        let mut offer = |path: &str, strength: f64, kind: LinkKind| {
+            if path != high && wanted(path) {
+                offers.offer(path, strength, kind, high, *judged);
             }
+        };
+        for sib in siblings(high, corpus) {
+            offer(&sib, *rel, LinkKind::SameName);
         }
         let syms = doc.symbols_until(stop);
-        let mut defs: Vec<&str> = syms
-            .definitions
-            .iter()
-            .filter(|d| {
-                !d.local
-                    && d.kind != DefKind::Impl
-                    && d.name.len() >= MIN_NAME_LEN
-                    && !(d.name.starts_with("__") && d.name.ends_with("__"))
-            })
-            .map(|d| d.name.as_str())
-            .collect();
-        defs.sort_unstable();
-        defs.dedup();
-        defs.truncate(MAX_NAMES);
-        let own: HashSet<&str> = defs.iter().copied().collect();
-        let mut uses: Vec<&str> = syms
-            .references
-            .iter()
-            .filter(|r| {
-                matches!(
-                    r.kind,
-                    RefKind::Call
-                        | RefKind::Type
-                        | RefKind::ImportName
-                        | RefKind::Constant
-                        | RefKind::Implementation
-                ) && r.name.len() >= MIN_NAME_LEN
-                    && !own.contains(r.name.as_str())
-            })
-            .map(|r| r.name.as_str())
-            .collect();
-        uses.sort_unstable();
-        uses.dedup();
-        uses.truncate(MAX_NAMES);
+        let (defs, uses) = link_names(&syms);
         let names: Vec<&str> = defs.iter().chain(&uses).copied().collect();
-        let held = holders_many(&docs, &names, MAX_HOLDERS + 2);
-        let rare = |h: &Vec<usize>| h.len() <= MAX_HOLDERS + 1;
-        // Callers: files holding a rare name this file defines.
-        let mut callers: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        for (name, h) in defs.iter().zip(&held) {
-            if !rare(h) {
-                continue;
-            }
-            for &i in h {
-                let p = code[i].0.as_str();
-                if p != high && wanted(p) {
-                    callers.entry(p).or_default().push(name);
-                }
-            }
-        }
-        for (p, names) in callers {
+        let held = holders_many(&code.docs, &names, MAX_HOLDERS + 2);
+        let (held_defs, held_uses) = held.split_at(defs.len());
+        for (p, names) in holding_rare(&defs, held_defs, &code, &wanted) {
             offer(
                 p,
                 rel * link_strength(names.len()),
                 LinkKind::Uses(owned(&names)),
             );
         }
-        // Callees: files defining a rare name this file uses (parsed to check).
-        let mut holding: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        for (name, h) in uses.iter().zip(&held[defs.len()..]) {
-            if !rare(h) {
-                continue;
-            }
-            for &i in h {
-                let p = code[i].0.as_str();
-                if p != high && wanted(p) {
-                    holding.entry(p).or_default().push(name);
-                }
-            }
-        }
-        let mut holding: Vec<(&str, Vec<&str>)> = holding.into_iter().collect();
-        holding.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
-        holding.truncate(MAX_PARSED);
-        // Parsed already, or among the few parsed afresh.
-        holding.retain(|(p, _)| {
-            let parsed = corpus[*p].kept_symbols().is_some();
-            if !parsed && fresh_left == 0 {
-                return false;
-            }
-            fresh_left -= usize::from(!parsed);
-            true
-        });
-        let defined: Vec<(&str, Vec<&str>)> = {
-            use rayon::prelude::*;
-            holding
-                .par_iter()
-                .map(|(p, names)| {
-                    let syms = corpus[*p].symbols_until(stop);
-                    let hit: Vec<&str> = names
-                        .iter()
-                        .copied()
-                        .filter(|n| syms.defines(n).any(|d| !d.local))
-                        .collect();
-                    (*p, hit)
-                })
-                .collect()
-        };
-        for (p, names) in defined {
-            if !names.is_empty() {
-                offer(
-                    p,
-                    rel * link_strength(names.len()),
-                    LinkKind::Defines(owned(&names)),
-                );
-            }
+        let holding = holding_rare(&uses, held_uses, &code, &wanted);
+        for (p, names) in callees(holding, corpus, &mut fresh_left, stop) {
+            offer(
+                p,
+                rel * link_strength(names.len()),
+                LinkKind::Defines(owned(&names)),
+            );
         }
         for (p, strength, kind) in co_changed(high, *rel) {
-            if wanted(&p) {
-                offer(&p, strength, kind);
+            offer(&p, strength, kind);
+        }
+        // Last: on a tie, the link that names what ties the files is kept.
+        for (path, spec) in imported(high, &syms, corpus) {
+            offer(&path, rel * IMPORT_STRENGTH, LinkKind::Imported(spec));
+        }
+        for twin in twins(high, &code.paths) {
+            offer(twin, rel * TWIN_STRENGTH, LinkKind::Twin);
+        }
+    }
+    offers.into_sorted()
+}
+
+/// The names of `syms` that may link, sorted, at most [`MAX_NAMES`] each:
+/// what it defines (not local, not an `impl`, not a `__dunder__`) and what
+/// it uses (calls, types, imported names, constants, implemented traits)
+/// without defining it.
+fn link_names(syms: &Symbols) -> (Vec<&str>, Vec<&str>) {
+    let mut defs: Vec<&str> = syms
+        .definitions
+        .iter()
+        .filter(|d| {
+            !d.local
+                && d.kind != DefKind::Impl
+                && d.name.len() >= MIN_NAME_LEN
+                && !(d.name.starts_with("__") && d.name.ends_with("__"))
+        })
+        .map(|d| d.name.as_str())
+        .collect();
+    defs.sort_unstable();
+    defs.dedup();
+    defs.truncate(MAX_NAMES);
+    let own: HashSet<&str> = defs.iter().copied().collect();
+    let mut uses: Vec<&str> = syms
+        .references
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.kind,
+                RefKind::Call
+                    | RefKind::Type
+                    | RefKind::ImportName
+                    | RefKind::Constant
+                    | RefKind::Implementation
+            ) && r.name.len() >= MIN_NAME_LEN
+                && !own.contains(r.name.as_str())
+        })
+        .map(|r| r.name.as_str())
+        .collect();
+    uses.sort_unstable();
+    uses.dedup();
+    uses.truncate(MAX_NAMES);
+    (defs, uses)
+}
+
+/// Per wanted code file, the rare `names` it holds (`held`: the holders of
+/// each name, by index into `code`), in path order.
+fn holding_rare<'a>(
+    names: &[&'a str],
+    held: &[Vec<usize>],
+    code: &Code<'a>,
+    wanted: &dyn Fn(&str) -> bool,
+) -> BTreeMap<&'a str, Vec<&'a str>> {
+    let mut holding: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (name, h) in names.iter().zip(held) {
+        if h.len() > MAX_HOLDERS + 1 {
+            continue;
+        }
+        for &i in h {
+            let p = code.paths[i];
+            if wanted(p) {
+                holding.entry(p).or_default().push(name);
             }
         }
     }
-    let mut out: Vec<Linked> = best
-        .into_iter()
-        .map(|(path, (strength, link, judged))| Linked {
-            path,
-            strength,
-            link,
-            judged,
-        })
-        .collect();
-    out.sort_by(|a, b| {
-        b.strength
-            .total_cmp(&a.strength)
-            .then_with(|| a.path.cmp(&b.path))
+    holding
+}
+
+/// Of the files `holding` used names, those whose parsed definitions hold
+/// them, with the names they define: the [`MAX_PARSED`] holding most names,
+/// checked from kept symbols, or parsed afresh while `fresh_left` allows.
+fn callees<'a>(
+    holding: BTreeMap<&'a str, Vec<&'a str>>,
+    corpus: &BTreeMap<String, Arc<Doc>>,
+    fresh_left: &mut usize,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Vec<(&'a str, Vec<&'a str>)> {
+    use rayon::prelude::*;
+    let mut holding: Vec<(&str, Vec<&str>)> = holding.into_iter().collect();
+    holding.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
+    holding.truncate(MAX_PARSED);
+    holding.retain(|(p, _)| {
+        let parsed = corpus[*p].kept_symbols().is_some();
+        if !parsed && *fresh_left == 0 {
+            return false;
+        }
+        *fresh_left -= usize::from(!parsed);
+        true
     });
-    out
+    holding
+        .par_iter()
+        .map(|(p, names)| {
+            let syms = corpus[*p].symbols_until(stop);
+            let hit: Vec<&str> = names
+                .iter()
+                .copied()
+                .filter(|n| syms.defines(n).any(|d| !d.local))
+                .collect();
+            (*p, hit)
+        })
+        .filter(|(_, hit)| !hit.is_empty())
+        .collect()
 }
 
 /// Directories of code beside the product (examples, docs, benchmarks,
@@ -267,7 +331,7 @@ fn siblings(path: &str, corpus: &BTreeMap<String, Arc<Doc>>) -> Vec<String> {
     let Some((stem, _)) = name.split_once('.') else {
         return Vec::new();
     };
-    if matches!(stem, "mod" | "index" | "__init__" | "lib" | "main") {
+    if PLAIN_STEMS.contains(&stem) {
         return Vec::new();
     }
     let prefix = if dir.is_empty() {
@@ -284,6 +348,140 @@ fn siblings(path: &str, corpus: &BTreeMap<String, Arc<Doc>>) -> Vec<String> {
         })
         .map(|(p, _)| p.clone())
         .collect()
+}
+
+/// Code files (`paths`, sorted) with `path`'s file name in a sibling
+/// directory (`src/win/stream.c` for `src/unix/stream.c`), none when there
+/// are more than [`MAX_TWINS`] or the stem is a plain one (`mod.rs`).
+fn twins<'a>(path: &str, paths: &[&'a str]) -> Vec<&'a str> {
+    let Some((dir, name)) = path.rsplit_once('/') else {
+        return Vec::new();
+    };
+    let stem = name.split_once('.').map_or(name, |(s, _)| s);
+    if PLAIN_STEMS.contains(&stem) {
+        return Vec::new();
+    }
+    let parent = dir.rsplit_once('/').map_or("", |(p, _)| p);
+    let found: Vec<&str> = paths
+        .iter()
+        .copied()
+        .filter(|p| {
+            let Some((d, n)) = p.rsplit_once('/') else {
+                return false;
+            };
+            n == name && d != dir && d.rsplit_once('/').map_or("", |(p, _)| p) == parent
+        })
+        .take(MAX_TWINS + 1)
+        .collect();
+    if found.len() > MAX_TWINS {
+        return Vec::new();
+    }
+    found
+}
+
+/// The files `high` (parsed as `syms`) includes or imports by path, as
+/// (path, the import as written), at most [`MAX_IMPORTS`]: C and C++
+/// `#include "x.h"` (beside the file, else the one code file whose path
+/// ends with it), JavaScript and TypeScript relative imports (`./x`, with
+/// the usual extensions and `index` files), Python modules (`.x` relative,
+/// `a.b` as the one file ending in `a/b.py` or `a/b/__init__.py`).
+fn imported(
+    high: &str,
+    syms: &Symbols,
+    corpus: &BTreeMap<String, Arc<Doc>>,
+) -> Vec<(String, String)> {
+    let dir = high.rsplit_once('/').map_or("", |(d, _)| d);
+    let ext = high.rsplit_once('.').map_or("", |(_, e)| e);
+    let mut out: Vec<(String, String)> = Vec::new();
+    for r in syms.references.iter().filter(|r| r.kind == RefKind::Import) {
+        if out.len() >= MAX_IMPORTS {
+            break;
+        }
+        let spec = r.name.as_str();
+        let tries: Vec<String> = match ext {
+            "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "m" | "mm" => {
+                if spec.starts_with('<') {
+                    continue;
+                }
+                vec![
+                    join(dir, spec),
+                    format!("/{}", spec.trim_start_matches("./")),
+                ]
+            }
+            "js" | "jsx" | "mjs" | "cjs" | "ts" | "tsx" | "mts" | "cts" => {
+                if !spec.starts_with('.') {
+                    continue;
+                }
+                let base = join(dir, spec);
+                let bare = base
+                    .strip_suffix(".js")
+                    .or_else(|| base.strip_suffix(".mjs"))
+                    .unwrap_or(&base);
+                let mut t = vec![base.clone()];
+                for e in ["ts", "tsx", "js", "jsx", "mjs", "cjs", "d.ts"] {
+                    t.push(format!("{bare}.{e}"));
+                }
+                for e in ["ts", "tsx", "js", "jsx"] {
+                    t.push(format!("{base}/index.{e}"));
+                }
+                t
+            }
+            "py" | "pyi" => {
+                let dots = spec.len() - spec.trim_start_matches('.').len();
+                let module = spec[dots..].replace('.', "/");
+                if dots > 0 {
+                    let mut base = dir.to_string();
+                    for _ in 1..dots {
+                        base = base.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+                    }
+                    let m = join(&base, &module);
+                    vec![format!("{m}.py"), format!("{m}/__init__.py")]
+                } else {
+                    vec![format!("/{module}.py"), format!("/{module}/__init__.py")]
+                }
+            }
+            _ => continue,
+        };
+        if let Some(path) = tries.iter().find_map(|t| resolve(t, corpus)) {
+            if path != high && !out.iter().any(|(p, _)| *p == path) {
+                out.push((path, spec.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The code file `t` names: the path itself, or (`t` starting with `/`)
+/// the one code file whose path is or ends with it; `None` otherwise.
+fn resolve(t: &str, corpus: &BTreeMap<String, Arc<Doc>>) -> Option<String> {
+    let code = |p: &str| corpus.get(p).is_some_and(|d| d.language.is_some());
+    let Some(tail) = t.strip_prefix('/') else {
+        return code(t).then(|| t.to_string());
+    };
+    if code(tail) {
+        return Some(tail.to_string());
+    }
+    let mut ends = corpus
+        .iter()
+        .filter(|(p, d)| d.language.is_some() && p.ends_with(t))
+        .map(|(p, _)| p);
+    let first = ends.next()?;
+    ends.next().is_none().then(|| first.clone())
+}
+
+/// `spec` (`/`-separated, may hold `.` and `..`) joined to `dir`, normalized.
+fn join(dir: &str, spec: &str) -> String {
+    let mut parts: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
+    for seg in spec.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    parts.join("/")
 }
 
 /// The names, owned, in their (sorted) order.
@@ -340,6 +538,145 @@ mod tests {
             l.link.to_string(),
             "defines `compute_part_10` used by high file src/high.py"
         );
+    }
+
+    fn corpus_of(files: &[(&str, &str)]) -> BTreeMap<String, Arc<Doc>> {
+        files
+            .iter()
+            .map(|(p, src)| (p.to_string(), Arc::new(Doc::for_test(p, src))))
+            .collect()
+    }
+
+    fn links_of(high: &str, corpus: &BTreeMap<String, Arc<Doc>>) -> Vec<(String, String)> {
+        let highs = [(high.to_string(), 0.9, false)];
+        linked(&highs, corpus, &HashSet::new(), &|| false)
+            .into_iter()
+            .map(|l| (l.path, l.link.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_platform_twin_in_a_sibling_directory_is_linked() {
+        let corpus = corpus_of(&[
+            ("src/unix/stream.c", "int uv_write(void) { return 0; }\n"),
+            (
+                "src/win/stream.c",
+                "int uv__stream_flush(void) { return 1; }\n",
+            ),
+            ("src/win/tcp.c", "int uv_tcp(void) { return 1; }\n"),
+            ("src/unix/tcp.c", "int uv_tcp(void) { return 0; }\n"),
+        ]);
+        let found = links_of("src/unix/stream.c", &corpus);
+        assert!(
+            found.contains(&(
+                "src/win/stream.c".into(),
+                "twin of high file src/unix/stream.c in a sibling directory".into()
+            )),
+            "{found:?}"
+        );
+        assert!(
+            found.iter().all(|(p, _)| !p.ends_with("tcp.c")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_name_in_many_sibling_directories_is_no_twin() {
+        let files: Vec<(String, String)> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|d| {
+                (
+                    format!("pkg/{d}/utils.py"),
+                    format!("def f_{d}():\n    pass\n"),
+                )
+            })
+            .collect();
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, s)| (p.as_str(), s.as_str()))
+            .collect();
+        let corpus = corpus_of(&refs);
+        assert!(links_of("pkg/a/utils.py", &corpus).is_empty());
+    }
+
+    #[test]
+    fn hub_headers_a_c_file_includes_are_linked_by_path() {
+        // `common.h` and `internal.h` define names every file uses (too
+        // common to link by name); the include still ties them.
+        let mut files: Vec<(String, String)> = vec![
+            (
+                "src/unix/stream.c".into(),
+                "#include \"internal.h\"\n#include \"uv-common.h\"\n#include <stdio.h>\nint uv_write(void) { return 0; }\n".into(),
+            ),
+            ("src/unix/internal.h".into(), "#define UV_HANDLE_ACTIVE 1\n".into()),
+            ("src/uv-common.h".into(), "#define UV_REQ_INIT 1\n".into()),
+        ];
+        for i in 0..10 {
+            files.push((
+                format!("src/unix/f{i}.c"),
+                "#include \"internal.h\"\nint g(void) { return UV_HANDLE_ACTIVE + UV_REQ_INIT; }\n"
+                    .into(),
+            ));
+        }
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, s)| (p.as_str(), s.as_str()))
+            .collect();
+        let corpus = corpus_of(&refs);
+        let found = links_of("src/unix/stream.c", &corpus);
+        let paths: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+        assert!(paths.contains(&"src/unix/internal.h"), "{found:?}");
+        assert!(paths.contains(&"src/uv-common.h"), "{found:?}");
+        let why = &found
+            .iter()
+            .find(|(p, _)| p == "src/uv-common.h")
+            .unwrap()
+            .1;
+        assert_eq!(
+            why,
+            "imported by high file src/unix/stream.c as `uv-common.h`"
+        );
+    }
+
+    #[test]
+    fn relative_script_imports_and_python_modules_resolve_to_files() {
+        let corpus = corpus_of(&[
+            (
+                "packages/core/src/render.ts",
+                "import { ctx } from \"./context\";\nimport { h } from \"../helpers/index.js\";\nexport function render() { return ctx(h); }\n",
+            ),
+            ("packages/core/src/context.ts", "export const ctx = (x) => x;\n"),
+            ("packages/core/helpers/index.ts", "export const h = 1;\n"),
+            (
+                "src/black/linegen.py",
+                "import black.mode\nfrom .nodes import walk\n\ndef line(m):\n    return black.mode.check(walk(m))\n",
+            ),
+            ("src/black/mode.py", "def check(m):\n    return m\n"),
+            ("src/black/nodes.py", "def walk(x):\n    return x\n"),
+        ]);
+        let ts: Vec<String> = links_of("packages/core/src/render.ts", &corpus)
+            .into_iter()
+            .filter(|(_, why)| why.starts_with("imported"))
+            .map(|(p, _)| p)
+            .collect();
+        assert_eq!(
+            ts,
+            [
+                "packages/core/helpers/index.ts",
+                "packages/core/src/context.ts"
+            ]
+        );
+        let syms = corpus["src/black/linegen.py"].symbols();
+        let py = imported("src/black/linegen.py", &syms, &corpus);
+        let want = [
+            ("src/black/mode.py", "black.mode"),
+            ("src/black/nodes.py", ".nodes"),
+        ];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(p, s)| (p.to_string(), s.to_string()))
+            .collect();
+        assert_eq!(py, want);
     }
 
     #[test]
