@@ -223,12 +223,15 @@ fn an_unjudged_link_never_pushes_a_file_out_of_the_first_cycles_answer() {
     let engine = Engine::new(EngineOptions::default());
     let run = |cycles: usize| {
         engine
-            .retrieve(RetrieveParams {
-                task: TASK.into(),
-                root: Some(dir.path().to_string_lossy().into_owned()),
-                max_cycles: Some(cycles as _),
-                ..Default::default()
-            })
+            .retrieve(
+                RetrieveParams {
+                    task: TASK.into(),
+                    root: Some(dir.path().to_string_lossy().into_owned()),
+                    max_cycles: Some(cycles as _),
+                    ..Default::default()
+                },
+                &CallOptions::PLAIN,
+            )
             .unwrap()
     };
     let one = run(1);
@@ -262,12 +265,15 @@ fn a_file_closing_a_gap_never_pushes_a_file_out_of_the_first_cycles_answer() {
     let engine = Engine::new(EngineOptions::default());
     let run = |cycles: usize| {
         engine
-            .retrieve(RetrieveParams {
-                task: TASK.into(),
-                root: Some(dir.path().to_string_lossy().into_owned()),
-                max_cycles: Some(cycles as _),
-                ..Default::default()
-            })
+            .retrieve(
+                RetrieveParams {
+                    task: TASK.into(),
+                    root: Some(dir.path().to_string_lossy().into_owned()),
+                    max_cycles: Some(cycles as _),
+                    ..Default::default()
+                },
+                &CallOptions::PLAIN,
+            )
             .unwrap()
     };
     let one = run(1);
