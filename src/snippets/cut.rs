@@ -4,8 +4,11 @@
 
 use crate::query::{query_hits, TaskQuery};
 
-/// Longest snippet, in lines; longer definitions are cut around their best match.
-pub(super) const MAX_SNIPPET_LINES: usize = 60;
+/// Longest snippet but a file's best, in lines; longer definitions are cut
+/// around their best match. 100, not 60: the second function a fix edits
+/// is as long as the first one (a function cut at 60 lines lost the rest of
+/// its edit on dev-python).
+pub(super) const MAX_SNIPPET_LINES: usize = 100;
 /// Longest snippet for a file's best region: the definition the task is
 /// most likely about is shown whole where it fits (a function to edit, not
 /// its first 60 lines).
