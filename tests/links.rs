@@ -9,6 +9,7 @@
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::request::{DispatchRequest, EvaluateRequest, Judgment, RefineRequest};
 use ctxloop::tools::retrieve::RetrieveParams;
+use ctxloop::types::RetrieveOutput;
 use ctxloop::CallOptions;
 use std::path::Path;
 
@@ -48,17 +49,15 @@ fn paths(files: &[ctxloop::types::File]) -> Vec<&str> {
     files.iter().map(|f| f.path.as_str()).collect()
 }
 
-#[test]
-fn the_second_cycle_brings_in_the_high_files_callee_and_caller_and_keeps_the_first_answer() {
-    let dir = tempfile::tempdir().unwrap();
-    tree(dir.path());
+/// The task's answer after one cycle and after up to three, on `dir`.
+fn one_and_three_cycles(dir: &Path) -> (RetrieveOutput, RetrieveOutput) {
     let engine = Engine::new(EngineOptions::default());
     let run = |cycles: usize| {
         engine
             .retrieve(
                 RetrieveParams {
                     task: TASK.into(),
-                    root: Some(dir.path().to_string_lossy().into_owned()),
+                    root: Some(dir.to_string_lossy().into_owned()),
                     max_cycles: Some(cycles as _),
                     ..Default::default()
                 },
@@ -66,8 +65,28 @@ fn the_second_cycle_brings_in_the_high_files_callee_and_caller_and_keeps_the_fir
             )
             .unwrap()
     };
-    let one = run(1);
-    let three = run(3);
+    (run(1), run(3))
+}
+
+/// Enough files with the task's words to fill the first answer's ten
+/// slots, each weaker than the invoice module.
+fn weaker_notes(dir: &Path) {
+    for i in 0..12 {
+        let p = dir.join(format!("notes/discount{i}.py"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(
+            p,
+            format!("# invoices: the discount {i}\nDISCOUNT_{i} = {i}\n"),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn the_second_cycle_brings_in_the_high_files_callee_and_caller_and_keeps_the_first_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path());
+    let (one, three) = one_and_three_cycles(dir.path());
     let first = paths(&one.files);
     let full = paths(&three.files);
     assert_eq!(first[0], "billing/invoice.py");
@@ -209,33 +228,8 @@ fn an_unjudged_link_never_pushes_a_file_out_of_the_first_cycles_answer() {
          return apply_half_even(total)\n\n\ndef apply_half_even(value):\n    return round(value, 2)\n",
     )
     .unwrap();
-    // Enough files with the task's words to fill the first answer's ten
-    // slots, each weaker than the invoice module.
-    for i in 0..12 {
-        let p = dir.path().join(format!("notes/discount{i}.py"));
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(
-            p,
-            format!("# invoices: the discount {i}\nDISCOUNT_{i} = {i}\n"),
-        )
-        .unwrap();
-    }
-    let engine = Engine::new(EngineOptions::default());
-    let run = |cycles: usize| {
-        engine
-            .retrieve(
-                RetrieveParams {
-                    task: TASK.into(),
-                    root: Some(dir.path().to_string_lossy().into_owned()),
-                    max_cycles: Some(cycles as _),
-                    ..Default::default()
-                },
-                &CallOptions::PLAIN,
-            )
-            .unwrap()
-    };
-    let one = run(1);
-    let three = run(3);
+    weaker_notes(dir.path());
+    let (one, three) = one_and_three_cycles(dir.path());
     let first = paths(&one.files);
     assert_eq!(first.len(), 10, "cycle 1 fills the answer: {first:?}");
     assert_eq!(first[0], "billing/invoice.py");
@@ -253,31 +247,8 @@ fn a_file_closing_a_gap_never_pushes_a_file_out_of_the_first_cycles_answer() {
     // The invoice module calls `prorate_monthly_charge`, defined in
     // `billing/proration.py`: a gap the later cycles close.
     tree(dir.path());
-    for i in 0..12 {
-        let p = dir.path().join(format!("notes/discount{i}.py"));
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(
-            p,
-            format!("# invoices: the discount {i}\nDISCOUNT_{i} = {i}\n"),
-        )
-        .unwrap();
-    }
-    let engine = Engine::new(EngineOptions::default());
-    let run = |cycles: usize| {
-        engine
-            .retrieve(
-                RetrieveParams {
-                    task: TASK.into(),
-                    root: Some(dir.path().to_string_lossy().into_owned()),
-                    max_cycles: Some(cycles as _),
-                    ..Default::default()
-                },
-                &CallOptions::PLAIN,
-            )
-            .unwrap()
-    };
-    let one = run(1);
-    let three = run(3);
+    weaker_notes(dir.path());
+    let (one, three) = one_and_three_cycles(dir.path());
     let first = paths(&one.files);
     assert_eq!(first.len(), 10, "cycle 1 fills the answer: {first:?}");
     assert!(!first.contains(&"billing/proration.py"), "{first:?}");

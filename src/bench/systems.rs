@@ -324,22 +324,19 @@ mod tests {
         let a = args(&["--warm"]);
         assert!(warms(&a, &systems_of(&a).unwrap()));
         // Both BM25 rows in every run, beside the engine.
-        let labels: Vec<String> = systems_of(&args(&["--compare-cycles"]))
-            .unwrap()
-            .iter()
-            .map(System::label)
-            .collect();
+        let labels = |flags: &[&str]| -> Vec<String> {
+            systems_of(&args(flags))
+                .unwrap()
+                .iter()
+                .map(System::label)
+                .collect()
+        };
         assert_eq!(
-            labels,
+            labels(&["--compare-cycles"]),
             ["ctxloop/3c", "ctxloop/2c", "ctxloop/1c", "bm25", "bm25-src"]
         );
-        let labels: Vec<String> = systems_of(&args(&["--judge", "--no-bm25"]))
-            .unwrap()
-            .iter()
-            .map(System::label)
-            .collect();
         assert_eq!(
-            labels,
+            labels(&["--judge", "--no-bm25"]),
             ["ctxloop/3c", "sim-judge/1c", "sim-judge/2c", "sim-judge/3c"]
         );
     }
