@@ -78,20 +78,7 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
     let mut wave = 0..0;
     while wave.end < chunks.len() {
         wave = wave.end..(wave.end + (wave.end - wave.start).max(4) * 2).min(chunks.len());
-        let settled: Vec<bool> = lists
-            .iter()
-            .map(|l| {
-                let mut have = 0;
-                for list in l[..wave.start].iter() {
-                    let Some(list) = list else { return false };
-                    have += list.len();
-                    if have >= max {
-                        return true;
-                    }
-                }
-                false
-            })
-            .collect();
+        let settled = settled_before(&lists, wave.start, max);
         // Chunks missing the same names are scanned together.
         let mut by_names: HashMap<Vec<usize>, Vec<usize>> = HashMap::new();
         for c in wave.clone() {
@@ -140,13 +127,7 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
             ms = t0.elapsed().as_millis() as u64,
             "holders"
         );
-        let mut cache = cache.lock().expect("holder cache poisoned");
-        if cache.len() + fresh.len() > MAX_CACHED_HOLDER_LISTS {
-            cache.clear();
-        }
-        for (c, u, list) in fresh {
-            cache.insert((chunks[c].1, uniq[u].0), (max, list));
-        }
+        remember(cache, &chunks, &uniq, max, fresh);
     }
     names
         .iter()
@@ -157,6 +138,44 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
             joined_holders(&chunks, &lists[u], max)
         })
         .collect()
+}
+
+/// Per name (a row of `lists`, one entry per chunk), whether the chunks
+/// before `end` already hold `max` of its holders, so that later chunks
+/// cannot change its answer. A chunk not yet answered settles nothing.
+fn settled_before(lists: &[Vec<Option<Arc<Vec<u32>>>>], end: usize, max: usize) -> Vec<bool> {
+    lists
+        .iter()
+        .map(|l| {
+            let mut have = 0;
+            for list in l[..end].iter() {
+                let Some(list) = list else { return false };
+                have += list.len();
+                if have >= max {
+                    return true;
+                }
+            }
+            false
+        })
+        .collect()
+}
+
+/// Stores the `fresh` (chunk, name, holders) lists in the holder cache,
+/// emptied first when they would take it over [`MAX_CACHED_HOLDER_LISTS`].
+fn remember(
+    cache: &Mutex<HolderCache>,
+    chunks: &[(std::ops::Range<usize>, u64)],
+    uniq: &[(u64, &str)],
+    max: usize,
+    fresh: Vec<(usize, usize, Arc<Vec<u32>>)>,
+) {
+    let mut cache = cache.lock().expect("holder cache poisoned");
+    if cache.len() + fresh.len() > MAX_CACHED_HOLDER_LISTS {
+        cache.clear();
+    }
+    for (c, u, list) in fresh {
+        cache.insert((chunks[c].1, uniq[u].0), (max, list));
+    }
 }
 
 /// The distinct non-empty `names`, by hash, and each hash's slot in them.
