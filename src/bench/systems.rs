@@ -82,15 +82,24 @@ impl SystemRun {
     /// The run of a system that answered with an error: no file ranked.
     pub(super) fn failed(gold_files: usize, ms: f64, error: String) -> SystemRun {
         SystemRun {
-            ranks: vec![None; gold_files],
-            top: Vec::new(),
+            error: Some(error),
+            ..SystemRun::ranked(vec![None; gold_files], Vec::new(), ms)
+        }
+    }
+
+    /// The run of a system that only ranks files (a BM25 baseline): its gold
+    /// ranks, its top files and its time; no engine figures, no answer.
+    pub(super) fn ranked(ranks: Vec<Option<usize>>, top: Vec<String>, ms: f64) -> SystemRun {
+        SystemRun {
+            ranks,
+            top,
             ms,
             engine_ms: None,
             tokens: None,
             cycles: None,
             stop_reason: None,
             not_in_tree: Vec::new(),
-            error: Some(error),
+            error: None,
             answer: None,
         }
     }
@@ -235,18 +244,7 @@ pub(super) fn run_bm25(index: &Bm25Index, task: &Task, depth: usize) -> SystemRu
     let start = Instant::now();
     let top = index.search(&task.problem_statement, depth);
     let ms = start.elapsed().as_secs_f64() * 1e3;
-    SystemRun {
-        ranks: gold_ranks(&top, &task.gold_files),
-        top,
-        ms,
-        engine_ms: None,
-        tokens: None,
-        cycles: None,
-        stop_reason: None,
-        not_in_tree: Vec::new(),
-        error: None,
-        answer: None,
-    }
+    SystemRun::ranked(gold_ranks(&top, &task.gold_files), top, ms)
 }
 
 /// The systems `args` asks for, in report order: the engine, its 1-cycle
