@@ -40,8 +40,11 @@ pub fn is_test_path(rel: &str) -> bool {
 }
 
 /// Directories of material beside the product's code: docs, examples,
-/// benchmarks, playgrounds and scripts, and vendored copies of other
-/// projects (a `jquery-3.6.0.js` under `static/`).
+/// benchmarks, playgrounds and scripts, vendored copies of other projects
+/// (a `jquery-3.6.0.js` under `static/`), and the project's own build output
+/// committed beside its sources (`dist/axios.js`, a bundle of every module
+/// under `lib/`): a copy defines every name its sources define, and a fix
+/// lands in the sources.
 fn is_aside_dir(seg: &str) -> bool {
     matches!(
         seg,
@@ -66,6 +69,7 @@ fn is_aside_dir(seg: &str) -> bool {
             | "third_party"
             | "thirdparty"
             | "3rdparty"
+            | "dist"
     ) || seg.ends_with(".benchmarks")
         || crate::walk::is_dependency_dir(seg)
 }
@@ -238,5 +242,22 @@ mod tests {
         assert_eq!(cand_prior("src/jquery_plugin.js"), 1.0);
         // A project's own small script under static/ is source.
         assert_eq!(cand_prior("app/static/js/widgets.js"), 1.0);
+    }
+
+    #[test]
+    fn a_bundle_of_the_projects_own_code_weighs_less_than_its_sources() {
+        // axios commits `dist/` (one bundle per module format, each holding
+        // every module of `lib/`): the bundles took the top places on
+        // dev-multilang's axios tasks, whose fixes land in `lib/`.
+        for p in [
+            "dist/axios.js",
+            "dist/esm/axios.js",
+            "dist/browser/axios.cjs",
+        ] {
+            assert!(cand_prior(p) < 1.0, "{p}");
+        }
+        assert_eq!(cand_prior("lib/adapters/http.js"), 1.0);
+        assert_eq!(cand_prior("src/distance.py"), 1.0);
+        assert_eq!(cand_prior("pkg/distributions/normal.py"), 1.0);
     }
 }
