@@ -242,6 +242,24 @@ impl Engine {
         pipeline
     }
 
+    /// Equips `session` for a call with history `source`: the engine's
+    /// pipeline ([`Engine::pipeline_for`]) and the history its later
+    /// cycles' links read (files that change together), read through the
+    /// same cache when first needed; none with `no_history` or
+    /// [`HistorySource::Off`].
+    fn equip(&self, session: &mut Session, source: Option<&HistorySource>) {
+        let root = session.config.root.clone();
+        session.pipeline = self.pipeline_for(&root, source);
+        let source = source.cloned().unwrap_or_default();
+        session.past = (!self.options.no_history && source != HistorySource::Off).then(|| {
+            Arc::new(crate::history::LazyHistory::new(
+                self.histories.clone(),
+                source,
+                root,
+            ))
+        });
+    }
+
     /// Waits while a call runs; false once `cancel` is cancelled.
     fn idle(&self, cancel: &CancellationToken) -> bool {
         while self.busy.load(Ordering::SeqCst) > 0 && !cancel.is_cancelled() {
@@ -292,7 +310,7 @@ impl Engine {
         if let Some(weights) = opts.weights {
             session.weights = weights.clone();
         }
-        session.pipeline = self.pipeline_for(&session.config.root, opts.history);
+        self.equip(&mut session, opts.history);
         session.limits = limits.clone();
         session.reuse_walk = true;
         loop {
@@ -353,7 +371,7 @@ impl Engine {
             let cfg = self.config(&p)?;
             let session = self.sessions.create(cfg);
             let mut s = session.lock().expect("session poisoned");
-            s.pipeline = self.pipeline_for(&s.config.root, opts.history);
+            self.equip(&mut s, opts.history);
             s.limits = limits;
             let mut out = s.dispatch(&self.corpus, &[], &[], &[])?;
             out.stats.elapsed_ms = start.elapsed().as_millis() as u64;

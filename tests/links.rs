@@ -260,3 +260,121 @@ fn a_file_closing_a_gap_never_pushes_a_file_out_of_the_first_cycles_answer() {
     assert!(gap, "{:?}", three.cycles[0].gaps);
     assert_eq!(paths(&three.files), first);
 }
+
+/// A repository where `rates/tax_table.py` (no word of the task, no name
+/// shared with the invoice module) changed together with
+/// `billing/invoice.py` in three commits, as did a hidden file, an ignored
+/// one and the invoice's test; `billing/version.py` changed in every commit.
+/// `None` when git is not installed.
+fn co_changing_repo(dir: &Path) -> Option<()> {
+    use ctxloop::test_support::scratch_git;
+    let w = |p: &str, s: &str| {
+        let p = dir.join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, s).unwrap();
+    };
+    let commit = |msg: &str| {
+        scratch_git(dir, &["add", "-A", "-f"]).unwrap();
+        scratch_git(dir, &["commit", "-q", "-m", msg]).unwrap();
+    };
+    scratch_git(dir, &["init", "-q"])?;
+    tree(dir);
+    w(".gitignore", "build/\n");
+    let invoice = std::fs::read_to_string(dir.join("billing/invoice.py")).unwrap();
+    for v in 0..3 {
+        w("billing/invoice.py", &format!("{invoice}# v{v}\n"));
+        w(
+            "rates/tax_table.py",
+            &format!("RATES = {{\"eu\": 0.2{v}}}\n\ndef lookup_rate(region):\n    return RATES[region]\n"),
+        );
+        w(".hidden/rates.py", &format!("SECRET_RATE = {v}\n"));
+        w("build/rates_gen.py", &format!("GENERATED_RATE = {v}\n"));
+        w(
+            "tests/test_invoice.py",
+            &format!("def test_total_{v}():\n    assert True\n"),
+        );
+        w("billing/version.py", &format!("VERSION = \"0.{v}\"\n"));
+        commit(&format!("billing change {v}"));
+    }
+    for i in 0..6 {
+        w(
+            &format!("misc/note{i}.py"),
+            &format!("VALUE_{i} = {i} + 1\n"),
+        );
+        w("billing/version.py", &format!("VERSION = \"1.{i}\"\n"));
+        commit(&format!("notes {i}"));
+    }
+    Some(())
+}
+
+fn retrieve_on(engine: &Engine, dir: &Path, cycles: usize) -> RetrieveOutput {
+    engine
+        .retrieve(
+            RetrieveParams {
+                task: TASK.into(),
+                root: Some(dir.to_string_lossy().into_owned()),
+                max_cycles: Some(cycles as _),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap()
+}
+
+#[test]
+fn a_file_that_changes_with_the_high_file_in_the_history_is_brought_in() {
+    let dir = tempfile::tempdir().unwrap();
+    if co_changing_repo(dir.path()).is_none() {
+        return; // git is not installed
+    }
+    let engine = Engine::new(EngineOptions::default());
+    let one = retrieve_on(&engine, dir.path(), 1);
+    let three = retrieve_on(&engine, dir.path(), 3);
+    let first = paths(&one.files);
+    let full = paths(&three.files);
+    assert_eq!(first[0], "billing/invoice.py");
+    assert!(!first.contains(&"rates/tax_table.py"), "{first:?}");
+    let linked = three
+        .files
+        .iter()
+        .find(|f| f.path == "rates/tax_table.py")
+        .unwrap_or_else(|| panic!("the co-changed file not brought in: {full:?}"));
+    assert_eq!(
+        linked.reasons[0],
+        "changes with high file billing/invoice.py in 3 commits"
+    );
+    // Never a hidden, ignored or test file, nor one changed in every
+    // commit: the tax table is the only file the history links.
+    for never in [".hidden/rates.py", "build/rates_gen.py"] {
+        assert!(!full.contains(&never), "{never}: {full:?}");
+    }
+    let by_history: Vec<&str> = three
+        .files
+        .iter()
+        .filter(|f| f.reasons.iter().any(|r| r.starts_with("changes with")))
+        .map(|f| f.path.as_str())
+        .collect();
+    assert_eq!(by_history, ["rates/tax_table.py"], "{:#?}", three.files);
+    // The first answer keeps its order.
+    let kept: Vec<&str> = full.iter().filter(|p| first.contains(p)).copied().collect();
+    assert_eq!(kept, first);
+
+    // No history: no such link, and no error.
+    let off = Engine::new(EngineOptions {
+        no_history: true,
+        ..Default::default()
+    });
+    let without = retrieve_on(&off, dir.path(), 3);
+    assert!(
+        !paths(&without.files).contains(&"rates/tax_table.py"),
+        "{:#?}",
+        without
+            .files
+            .iter()
+            .map(|f| (&f.path, &f.reasons))
+            .collect::<Vec<_>>()
+    );
+    std::fs::remove_dir_all(dir.path().join(".git")).unwrap();
+    let no_repo = retrieve_on(&Engine::new(EngineOptions::default()), dir.path(), 3);
+    assert!(!paths(&no_repo.files).contains(&"rates/tax_table.py"));
+}

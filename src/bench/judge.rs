@@ -11,6 +11,10 @@
 //! shown, so a gold file reaches the answer only through the engine (its
 //! scores, the gaps, the files linked to the files the judge confirmed).
 //!
+//! The session reads the task's repository's history up to its
+//! `base_commit` (as the engine's rows do), so the files that change with
+//! the ones the judge confirmed are linked too.
+//!
 //! The ranking of a cycle is the `evaluate` answer's files by relevance (the
 //! session's best `limit`, with the snippets packed into the budget). These
 //! rows are simulated (labelled `sim-judge/Nc`): they measure the loop's
@@ -39,18 +43,20 @@ pub(super) fn label(cycle: usize) -> String {
 }
 
 /// One judged session on `task`: one [`SystemRun`] per cycle `1..=max_cycles`
-/// (after a `finalize`, the later cycles repeat the last answer). On an
-/// engine error every cycle's run carries it.
+/// (after a `finalize`, the later cycles repeat the last answer); the
+/// history is `git_dir`'s up to the task's `base_commit`. On an engine
+/// error every cycle's run carries it.
 pub(super) fn run_judged(
     engine: &Engine,
     task: &Task,
     tree: &Path,
+    git_dir: &Path,
     max_cycles: usize,
     depth: usize,
     edit: Option<&EditLines>,
 ) -> Vec<SystemRun> {
     let start = Instant::now();
-    match judged_cycles(engine, task, tree, max_cycles, depth) {
+    match judged_cycles(engine, task, tree, git_dir, max_cycles, depth) {
         Ok(cycles) => {
             let mut runs: Vec<SystemRun> = Vec::new();
             for (i, (files, tokens, ms)) in cycles.iter().enumerate() {
@@ -93,10 +99,15 @@ fn judged_cycles(
     engine: &Engine,
     task: &Task,
     tree: &Path,
+    git_dir: &Path,
     max_cycles: usize,
     depth: usize,
 ) -> crate::error::Result<Vec<(Vec<File>, usize, f64)>> {
     let start = Instant::now();
+    let history = crate::history::HistorySource::At {
+        git_dir: git_dir.to_path_buf(),
+        commit: task.base_commit.clone(),
+    };
     let mut d = engine.dispatch(
         DispatchRequest {
             session_id: None,
@@ -108,7 +119,10 @@ fn judged_cycles(
                 ..Default::default()
             },
         },
-        &CallOptions::PLAIN,
+        &CallOptions {
+            history: Some(&history),
+            ..CallOptions::PLAIN
+        },
     )?;
     let id = d.session_id.clone();
     let mut cycles = Vec::new();

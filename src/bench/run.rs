@@ -376,6 +376,7 @@ impl<'a> Driver<'a> {
                         &self.engine,
                         task,
                         tree,
+                        ctx.git_dir,
                         self.args.max_cycles,
                         self.cutoffs.depth,
                         edit_lines,

@@ -15,7 +15,7 @@ use super::{short, RepoHistory, CACHED_HISTORIES, MAX_COMMITS, MAX_LOG_BYTES};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Where a call's history comes from.
@@ -228,5 +228,50 @@ impl HistoryCache {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(Resolved, Arc<RepoHistory>)>> {
         self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The history of one session's root, read through a [`HistoryCache`] the
+/// first time it is asked for (one `git rev-parse`, then the cached log or
+/// one `git log`), and kept for the session: what the links of the later
+/// cycles read (files that change together, `src/session/links.rs`).
+pub struct LazyHistory {
+    cache: Arc<HistoryCache>,
+    source: HistorySource,
+    root: PathBuf,
+    loaded: OnceLock<Option<Arc<RepoHistory>>>,
+}
+
+impl LazyHistory {
+    /// The history `source` names for `root` (canonical), read through `cache`.
+    pub fn new(cache: Arc<HistoryCache>, source: HistorySource, root: PathBuf) -> LazyHistory {
+        LazyHistory {
+            cache,
+            source,
+            root,
+            loaded: OnceLock::new(),
+        }
+    }
+
+    /// The history, read now unless read before; `None` when there is none
+    /// (off, no repository, no commit, no commit indexed) or it could not be
+    /// read before `stop` returned true (then the next call tries again).
+    pub fn get(&self, stop: &dyn Fn() -> bool) -> Option<&RepoHistory> {
+        if self.loaded.get().is_none() {
+            let read = self.cache.get(&self.source, &self.root, stop);
+            if read.is_some() || !stop() {
+                let _ = self.loaded.set(read);
+            }
+        }
+        self.loaded.get()?.as_deref().filter(|h| !h.is_empty())
+    }
+}
+
+impl std::fmt::Debug for LazyHistory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyHistory")
+            .field("source", &self.source)
+            .field("root", &self.root)
+            .finish()
     }
 }

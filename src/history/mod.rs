@@ -30,7 +30,7 @@ use crate::query::{is_stopword, term_hash, TaskQuery};
 use rustc_hash::FxHashMap;
 
 mod git;
-pub use git::{HistoryCache, HistorySource};
+pub use git::{HistoryCache, HistorySource, LazyHistory};
 
 /// Non-merge commits read, newest first (see the module doc).
 pub const MAX_COMMITS: usize = 5_000;
@@ -246,6 +246,13 @@ impl RepoHistory {
         out
     }
 
+    /// Commits (within the bounds) that changed `path`; 0 when none did.
+    pub fn changes(&self, path: &str) -> usize {
+        self.path_ids
+            .get(path)
+            .map_or(0, |&id| self.by_path[id as usize].len())
+    }
+
     /// Files that changed in the same commits as `path` (within the bounds),
     /// with how many commits they shared, most first (ties by path); only
     /// those `admitted` lets through (the walk's set: never a hidden,
@@ -349,6 +356,7 @@ mod tests {
             vec![("src/b.rs".to_string(), 2), ("src/c.rs".to_string(), 1)]
         );
         assert!(h.co_changed("src/none.rs", |_| true).is_empty());
+        assert_eq!((h.changes("src/c.rs"), h.changes("src/none.rs")), (2, 0));
     }
 
     #[test]

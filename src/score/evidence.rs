@@ -135,6 +135,9 @@ pub enum LinkKind {
     /// The high file includes or imports this file by path (`#include
     /// "internal.h"`, `import x from "./x"`); the path as written.
     Imported(String),
+    /// The file changed together with the high file in this many past
+    /// commits (the repository's history, `src/history/`).
+    CoChanged(usize),
     /// The file uses these names the high file defines (a caller; sorted,
     /// the reason shows at most three).
     Uses(Vec<String>),
@@ -168,6 +171,8 @@ impl fmt::Display for Link {
             LinkKind::SameName => write!(f, "same name as high file {high}"),
             LinkKind::Twin => write!(f, "twin of high file {high} in a sibling directory"),
             LinkKind::Imported(spec) => write!(f, "imported by high file {high} as `{spec}`"),
+            LinkKind::CoChanged(1) => write!(f, "changes with high file {high} in 1 commit"),
+            LinkKind::CoChanged(n) => write!(f, "changes with high file {high} in {n} commits"),
             LinkKind::Uses(names) => write!(f, "uses {} from high file {high}", quoted(names)),
             LinkKind::Defines(names) => {
                 write!(f, "defines {} used by high file {high}", quoted(names))
@@ -360,6 +365,13 @@ mod tests {
                     high: "src/a.c".into(),
                 }),
                 "defines `run` used by high file src/a.c",
+            ),
+            (
+                Evidence::Link(Link {
+                    kind: LinkKind::CoChanged(3),
+                    high: "src/a.c".into(),
+                }),
+                "changes with high file src/a.c in 3 commits",
             ),
         ]);
     }

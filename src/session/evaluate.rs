@@ -285,7 +285,8 @@ impl Session {
             .collect();
         let limits = self.limits.clone();
         let stop = || limits.hit().is_some();
-        let mut found = links::linked(&highs, &self.corpus, &context, &stop);
+        let history = self.past.as_ref().and_then(|h| h.get(&stop));
+        let mut found = links::linked(&highs, &self.corpus, history, &context, &stop);
         found.retain(|l| l.strength >= MIN_LINK);
         found.truncate(LINKS_PER_CYCLE);
         self.links = found;

@@ -45,6 +45,9 @@ pub struct Session {
     pub weights: Weights,
     /// The retrieval stages (the engine's).
     pub pipeline: Pipeline,
+    /// The root's history, read when the later cycles' links first need it
+    /// (files that change together); `None` with `--no-history`.
+    pub past: Option<Arc<crate::history::LazyHistory>>,
     pub config: LoopConfig,
     root: Root,
     query: Query,
@@ -100,6 +103,7 @@ impl Session {
             id,
             weights: Weights::default(),
             pipeline: Pipeline::default(),
+            past: None,
             root: root_info(&config.root),
             task_query: TaskQuery::new(&config.task, &config.keywords),
             config,
