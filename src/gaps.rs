@@ -42,6 +42,12 @@ type Holders<'a> = Vec<(&'a String, &'a Arc<Doc>)>;
 const MAX_PER_FILE: usize = 4;
 /// Names per high file whose holders are parsed to find their definitions.
 const MAX_TRIES_PER_FILE: usize = 12;
+/// Names per high file whose holders are looked for at all: the first this
+/// many of the names its snippets use, by [`name_rank`]. With 8 snippets of
+/// up to 100 lines a file, a large file's snippets use 50 or more names;
+/// each is a whole-tree holder scan, and every rare one a parse of its
+/// holders (on sympy, `symbol.py`'s 53 names made the gap search 4x slower).
+const MAX_NAMES_PER_FILE: usize = 24;
 
 /// Finds the open gaps given the files in context and the whole corpus
 /// (`corpus`: path → document). Parses stop once `stop` returns true (the
@@ -54,6 +60,7 @@ pub fn find(
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Vec<Gap> {
     let in_context: HashSet<&str> = context.iter().map(|c| c.path).collect();
+    let t0 = std::time::Instant::now();
     let mut gaps = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     // Code files of the corpus, and which of them hold each name the high files
@@ -83,6 +90,8 @@ pub fn find(
         .collect();
     names.sort_unstable();
     names.dedup();
+    let t_names = t0.elapsed();
+    let per_file: Vec<usize> = candidates.iter().map(|c| c.len()).collect();
     let held: std::collections::HashMap<&str, Vec<usize>> = names
         .iter()
         .copied()
@@ -97,6 +106,7 @@ pub fn find(
             .take(MAX_HOLDERS + 1)
             .collect()
     };
+    let t_held = t0.elapsed();
     for ((c, _), refs) in highs.iter().zip(&candidates) {
         gaps.extend(symbol_gaps(
             c,
@@ -108,15 +118,27 @@ pub fn find(
         ));
         gaps.extend(config_gaps(c, corpus, &in_context));
     }
-
+    let t_symbols = t0.elapsed();
     gaps.extend(uncovered_gaps(context, corpus, q));
+    tracing::debug!(
+        highs = highs.len(),
+        names = names.len(),
+        ?per_file,
+        names_ms = t_names.as_millis() as u64,
+        holders_ms = (t_held - t_names).as_millis() as u64,
+        symbols_ms = (t_symbols - t_held).as_millis() as u64,
+        uncovered_ms = (t0.elapsed() - t_symbols).as_millis() as u64,
+        "gap search"
+    );
     gaps
 }
 
 /// The names a high file uses in its snippets (not its own definitions) that
 /// could be a gap: calls, methods, types, imported names, constants and bases,
 /// long enough, each once; a name read on an imported module counts only when
-/// the module is in the tree (`in_tree` caches that per module).
+/// the module is in the tree (`in_tree` caches that per module). At most
+/// [`MAX_NAMES_PER_FILE`], the most specific kinds first, then the earliest
+/// in the file (see [`name_rank`]).
 fn used_names<'s>(
     c: &InContext,
     syms: &'s crate::lang::Symbols,
@@ -126,6 +148,7 @@ fn used_names<'s>(
     let own: HashSet<&str> = syms.definitions.iter().map(|d| d.name.as_str()).collect();
     let modules = imported_modules(syms);
     let mut refs: Vec<&Reference> = Vec::new();
+    let mut taken: HashSet<&str> = HashSet::new();
     for r in &syms.references {
         if let Some(recv) = r.receiver.as_deref().filter(|m| modules.contains(m)) {
             let here = *in_tree
@@ -145,7 +168,7 @@ fn used_names<'s>(
                 | RefKind::Implementation
         ) || r.name.len() < MIN_SYMBOL_LEN
             || own.contains(r.name.as_str())
-            || refs.iter().any(|w| w.name == r.name)
+            || taken.contains(r.name.as_str())
             || !c
                 .snippets
                 .iter()
@@ -153,9 +176,29 @@ fn used_names<'s>(
         {
             continue;
         }
+        taken.insert(r.name.as_str());
         refs.push(r);
     }
+    refs.sort_by_key(|r| name_rank(r));
+    refs.truncate(MAX_NAMES_PER_FILE);
     refs
+}
+
+/// The order in which a high file's used names are kept: bases and types
+/// first (what the file's code is built on: a missing parent or type is the
+/// gap an agent most needs), then imported names and constants, then calls,
+/// then methods (ambiguous without the receiver's type); within a kind, the
+/// earliest line first.
+fn name_rank(r: &Reference) -> (u8, usize) {
+    let kind = match r.kind {
+        RefKind::Implementation => 0,
+        RefKind::Type => 1,
+        RefKind::ImportName => 2,
+        RefKind::Constant => 3,
+        RefKind::Call => 4,
+        _ => 5,
+    };
+    (kind, r.line)
 }
 
 /// The symbol gaps of high file `c`: of the names it uses (`refs`), those held
@@ -363,4 +406,46 @@ fn config_gaps(
     }
     gaps.truncate(3);
     gaps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file whose one snippet calls hundreds of helpers, then extends a
+    /// base class: its gap search looks for at most [`MAX_NAMES_PER_FILE`]
+    /// names, the base class first although it comes last.
+    #[test]
+    fn a_file_using_hundreds_of_names_yields_a_bounded_list_bases_first() {
+        let mut text = String::from("def run():\n");
+        for i in 0..300 {
+            text.push_str(&format!("    helper_number_{i:03}()\n"));
+        }
+        text.push_str("class Thing(BaseKlass):\n    pass\n");
+        let doc = Arc::new(Doc::for_test("a.py", &text));
+        let lines = text.lines().count();
+        let snippets = vec![Snippet {
+            start_line: 1,
+            end_line: lines,
+            text: text.clone(),
+        }];
+        let c = InContext {
+            path: "a.py",
+            doc: &doc,
+            snippets: &snippets,
+            is_high: true,
+        };
+        let syms = doc.symbols_until(&|| false);
+        let corpus = BTreeMap::new();
+        let mut in_tree = Default::default();
+        let names: Vec<&str> = used_names(&c, &syms, &corpus, &mut in_tree)
+            .iter()
+            .map(|r| r.name.as_str())
+            .collect();
+        assert_eq!(names.len(), MAX_NAMES_PER_FILE, "{names:?}");
+        assert_eq!(names[0], "BaseKlass", "{names:?}");
+        // Then the calls, earliest first.
+        assert_eq!(names[1], "helper_number_000", "{names:?}");
+        assert_eq!(names[MAX_NAMES_PER_FILE - 1], "helper_number_022");
+    }
 }
