@@ -182,7 +182,12 @@ fn table_runs(lines: &[&str]) -> Vec<Vec<(usize, String)>> {
         }
     }
     runs.push(run);
-    runs.retain(|r| r.len() >= MIN_TABLE_ROWS);
+    // Only a table longer than a snippet is cut away from its insertion
+    // point; a short one inside a long function (an `env` map) is shown
+    // with whatever the function's own evidence picks.
+    runs.retain(|r| {
+        r.len() >= MIN_TABLE_ROWS && r[r.len() - 1].0 + 1 - r[0].0 >= super::cut::MAX_SNIPPET_LINES
+    });
     runs
 }
 
@@ -213,7 +218,8 @@ fn new_key(lines: &[&str], q: &TaskQuery) -> Option<String> {
 }
 
 /// Where a task's new key goes in each sorted table of the file (a run of at
-/// least `MIN_TABLE_ROWS` rows whose keys are in order, nine pairs in ten):
+/// least `MIN_TABLE_ROWS` rows whose keys are in order, nine pairs in ten,
+/// spanning at least `MAX_SNIPPET_LINES` lines):
 /// the line before the first row whose key sorts after it (the last line of
 /// the row it follows), as 0-based lines. A long table is cut around its
 /// best line, so without this the snippet shows its first rows, not the
@@ -239,4 +245,32 @@ fn table_insertion(lines: &[&str], q: &TaskQuery) -> Vec<usize> {
             None => r[r.len() - 1].0,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table of `rows` one-line rows with sorted keys `k000`, `k001`, ...
+    fn table(rows: usize) -> String {
+        let mut text = String::from("ENV = {\n");
+        for i in 0..rows {
+            text.push_str(&format!("    \"k{i:03}\": {i},\n"));
+        }
+        text.push_str("}\n");
+        text
+    }
+
+    #[test]
+    fn only_a_sorted_table_longer_than_a_snippet_points_at_the_new_keys_place() {
+        let q = TaskQuery::new("add the k050x setting", &[]);
+        let long = table(200);
+        let lines: Vec<&str> = long.lines().collect();
+        // After the row of k050 (line 52, 0-based 51), before k051.
+        assert_eq!(table_insertion(&lines, &q), [51]);
+        // A 30-row map inside a long function is not cut away from anything.
+        let short = table(30);
+        let lines: Vec<&str> = short.lines().collect();
+        assert!(table_insertion(&lines, &q).is_empty());
+    }
 }
