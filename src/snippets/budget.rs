@@ -69,9 +69,7 @@ fn first_lines_within(
 /// in order of how likely each snippet is the code to change: the file's
 /// tier weight (high 1, medium 0.4, low 0.1) times its relevance, divided by
 /// its rank and by the snippet's place among the file's snippets (1 for the
-/// best), with the best snippet of every high or medium file first (see
-/// [`text_order`]). So every such file's best definition comes before a
-/// higher file's later ones, the top file's before a lower file's,
+/// best). So the top file's best definitions come before a lower file's,
 /// a low-tier file gets text only when the files above it have theirs (and
 /// at most 1/12 of the budget), and a snippet that does not fit what is
 /// left is cut to the first lines that fit (at least `MIN_CUT_TOKENS` (48) of
@@ -112,10 +110,7 @@ fn handle_cost(path: &str, s: &Snippet) -> usize {
 }
 
 /// Every snippet as (priority, file, snippet, what turning its handle into
-/// text costs), in the order [`spend`] goes: first the best snippet of each
-/// high or medium file, then the others, each part by priority, highest
-/// first. So a gold file at rank 4-10 shows its best region before a higher
-/// file's third or fourth region takes the budget.
+/// text costs), highest priority first.
 fn text_order(files: &[File]) -> Vec<(f64, usize, usize, usize)> {
     let mut order: Vec<(f64, usize, usize, usize)> = Vec::new();
     for (i, f) in files.iter().enumerate() {
@@ -126,13 +121,7 @@ fn text_order(files: &[File]) -> Vec<(f64, usize, usize, usize)> {
             order.push((file_weight / (j + 1) as f64, i, j, extra));
         }
     }
-    let later = |&(_, i, j, _): &(f64, usize, usize, usize)| j > 0 || files[i].tier == Tier::Low;
-    order.sort_by(|a, b| {
-        later(a)
-            .cmp(&later(b))
-            .then(b.0.total_cmp(&a.0))
-            .then((a.1, a.2).cmp(&(b.1, b.2)))
-    });
+    order.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
     order
 }
 
@@ -307,26 +296,19 @@ mod tests {
     }
 
     #[test]
-    fn each_medium_files_best_snippet_comes_before_a_higher_files_third() {
-        // The top file has three large regions, the fifth file (medium) one:
-        // the budget holds three of them, and the fifth file's best region
-        // is one (it may be the file to edit).
+    fn the_top_files_next_definition_comes_before_a_lower_files_best() {
+        // The top file's two definitions fit the budget only if the medium
+        // file's snippet waits: the top file is where the edit most likely is.
         let mut files = vec![
-            file(
-                "top.py",
-                &[(1, 40, 2_000), (50, 90, 2_000), (100, 140, 2_000)],
-            ),
-            file("b.py", &[]),
-            file("c.py", &[]),
-            file("d.py", &[]),
-            file("fifth.py", &[(10, 50, 2_000)]),
+            file("top.py", &[(100, 140, 5_600), (10, 40, 4_800)]),
+            file("mid.py", &[(1, 20, 1_800)]),
         ];
-        files[4].tier = Tier::Medium;
-        files[4].relevance = 0.6;
-        let (used, dropped) = pack(&mut files, 1_700);
-        assert!(used <= 1_700, "{used}");
-        assert!(!files[4].snippets[0].text.is_empty(), "{dropped:?}");
-        assert_eq!(dropped, ["top.py:100-140"]);
+        files[1].tier = Tier::Medium;
+        files[1].relevance = 0.6;
+        let (used, dropped) = pack(&mut files, 3_000);
+        assert!(used <= 3_000, "{used}");
+        assert!(files[0].snippets.iter().all(|s| !s.text.is_empty()));
+        assert_eq!(dropped, ["mid.py:1-20"]);
     }
 
     #[test]
