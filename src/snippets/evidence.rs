@@ -15,6 +15,11 @@ pub(super) const QUOTED_LITERAL: f64 = 120.0;
 pub(super) const MAX_EVIDENCE: f64 = 2.0 * QUOTED_LITERAL;
 /// Task identifiers looked for verbatim, at most.
 const MAX_EXACT_IDENTIFIERS: usize = 32;
+/// Evidence of the line after which the task's new key sorts in a sorted
+/// table (see [`table_insertion`]): as strong as naming an identifier.
+pub(super) const TABLE_INSERTION: f64 = EXACT_IDENTIFIER;
+/// Rows a run of quoted keys needs to count as a sorted table.
+const MIN_TABLE_ROWS: usize = 16;
 
 /// The query terms of a region, each weighted by 1 + ln(its count there):
 /// the function that works with a concept (reads the setting, passes it on)
@@ -120,15 +125,152 @@ fn literals_in_task(line: &str, q: &TaskQuery) -> usize {
     n
 }
 
-/// Evidence per line (0-based): the task's identifiers written verbatim
-/// and string literals the task quotes.
+/// Evidence per line (0-based): the task's identifiers written verbatim,
+/// string literals the task quotes, and in a sorted table the place where
+/// the task's new key goes ([`table_insertion`]).
 pub(super) fn line_evidence(lines: &[&str], q: &TaskQuery) -> Vec<f64> {
     let ids = exact_identifiers(q);
-    lines
+    let mut evidence: Vec<f64> = lines
         .iter()
         .map(|l| {
             let named = ids.iter().filter(|id| has_word(l, id)).count();
             named as f64 * EXACT_IDENTIFIER + literals_in_task(l, q) as f64 * QUOTED_LITERAL
         })
+        .collect();
+    for i in table_insertion(lines, q) {
+        evidence[i] += TABLE_INSERTION;
+    }
+    evidence
+}
+
+/// The key of a table row: the first string literal of a line that starts
+/// with one (after indentation and `(`, `[`, `{`, `&`), lowercased.
+fn row_key(line: &str) -> Option<String> {
+    let rest = line
+        .trim_start()
+        .trim_start_matches(['(', '[', '{', '&', ' ']);
+    let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let body = &rest[1..];
+    let end = body.find(quote)?;
+    (end > 0).then(|| body[..end].to_lowercase())
+}
+
+/// Runs of table rows: lines (0-based) with a [`row_key`] at one
+/// indentation, with only deeper-indented lines (a row's continuation),
+/// lines closing a row (`]),`), blank lines or comments between them.
+fn table_runs(lines: &[&str]) -> Vec<Vec<(usize, String)>> {
+    let mut runs = Vec::new();
+    let mut run: Vec<(usize, String)> = Vec::new();
+    let mut indent = 0;
+    for (i, l) in lines.iter().enumerate() {
+        let t = l.trim_start();
+        if t.is_empty() || t.starts_with("//") || t.starts_with('#') {
+            continue;
+        }
+        let depth = l.len() - t.len();
+        let closes = t.starts_with([')', ']', '}']);
+        if !run.is_empty() && (depth > indent || (depth == indent && closes)) {
+            continue;
+        }
+        let key = row_key(l);
+        if run.is_empty() || depth != indent || key.is_none() {
+            runs.push(std::mem::take(&mut run));
+            indent = depth;
+        }
+        if let Some(k) = key {
+            run.push((i, k));
+        }
+    }
+    runs.push(run);
+    // Only a table longer than a snippet is cut away from its insertion
+    // point; a short one inside a long function (an `env` map) is shown
+    // with whatever the function's own evidence picks.
+    runs.retain(|r| {
+        r.len() >= MIN_TABLE_ROWS && r[r.len() - 1].0 + 1 - r[0].0 >= super::cut::MAX_SNIPPET_LINES
+    });
+    runs
+}
+
+/// The key a task adds to a table: its heaviest query term (letters and
+/// digits, at least 2 bytes) that the file does not hold anywhere and that
+/// the task does not only write as part of a path (`ignore/types: add
+/// Hurl` adds `hurl`, not `ignore`).
+fn new_key(lines: &[&str], q: &TaskQuery) -> Option<String> {
+    let text = lines.join("\n").to_lowercase();
+    let in_path = |t: &str| {
+        let b = q.text.as_bytes();
+        q.text.match_indices(t).all(|(i, _)| {
+            let before = i.checked_sub(1).map(|j| b[j]);
+            let after = b.get(i + t.len()).copied();
+            before == Some(b'/') || after == Some(b'/')
+        })
+    };
+    q.terms
+        .iter()
+        .map(|t| t.text.as_str())
+        .find(|t| {
+            t.len() >= 2
+                && t.bytes().all(|b| b.is_ascii_alphanumeric())
+                && !text.contains(t)
+                && !in_path(t)
+        })
+        .map(str::to_string)
+}
+
+/// Where a task's new key goes in each sorted table of the file (a run of at
+/// least `MIN_TABLE_ROWS` rows whose keys are in order, nine pairs in ten,
+/// spanning at least `MAX_SNIPPET_LINES` lines):
+/// the line before the first row whose key sorts after it (the last line of
+/// the row it follows), as 0-based lines. A long table is cut around its
+/// best line, so without this the snippet shows its first rows, not the
+/// place the fix edits (ripgrep's `DEFAULT_TYPES`, a task "add Mojo type").
+fn table_insertion(lines: &[&str], q: &TaskQuery) -> Vec<usize> {
+    let runs: Vec<Vec<(usize, String)>> = table_runs(lines)
+        .into_iter()
+        .filter(|r| {
+            let ordered = r.windows(2).filter(|w| w[0].1 <= w[1].1).count();
+            10 * ordered >= 9 * (r.len() - 1)
+        })
+        .collect();
+    if runs.is_empty() {
+        return Vec::new();
+    }
+    let Some(key) = new_key(lines, q) else {
+        return Vec::new();
+    };
+    runs.iter()
+        .map(|r| match r.iter().position(|(_, k)| *k > key) {
+            Some(0) => r[0].0,
+            Some(p) => r[p].0 - 1,
+            None => r[r.len() - 1].0,
+        })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table of `rows` one-line rows with sorted keys `k000`, `k001`, ...
+    fn table(rows: usize) -> String {
+        let mut text = String::from("ENV = {\n");
+        for i in 0..rows {
+            text.push_str(&format!("    \"k{i:03}\": {i},\n"));
+        }
+        text.push_str("}\n");
+        text
+    }
+
+    #[test]
+    fn only_a_sorted_table_longer_than_a_snippet_points_at_the_new_keys_place() {
+        let q = TaskQuery::new("add the k050x setting", &[]);
+        let long = table(200);
+        let lines: Vec<&str> = long.lines().collect();
+        // After the row of k050 (line 52, 0-based 51), before k051.
+        assert_eq!(table_insertion(&lines, &q), [51]);
+        // A 30-row map inside a long function is not cut away from anything.
+        let short = table(30);
+        let lines: Vec<&str> = short.lines().collect();
+        assert!(table_insertion(&lines, &q).is_empty());
+    }
 }

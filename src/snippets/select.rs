@@ -332,6 +332,37 @@ mod tests {
     }
 
     #[test]
+    fn a_long_sorted_table_is_shown_where_the_new_key_sorts() {
+        // A 400-line table of two-line rows, sorted by key; the task adds
+        // a key that sorts in the middle: the snippet holds that place.
+        let mut text = String::from("pub const TYPES: &[(&[&str], &[&str])] = &[\n");
+        for c in 'a'..='y' {
+            for v in ["a", "e", "i", "o", "u", "x", "y", "z"] {
+                text.push_str(&format!(
+                    "    (&[\"{c}{v}\"], &[\n        \"*.{c}{v}\",\n    ]),\n"
+                ));
+            }
+        }
+        text.push_str("];\n");
+        let lines: Vec<&str> = text.lines().collect();
+        // "mojo" goes after the rows of "mo" (and before "mu").
+        let after = lines
+            .iter()
+            .position(|l| l.contains("[\"mu\"]"))
+            .expect("mu");
+        let sn = snippets_for(
+            "src/default_types.rs",
+            &text,
+            "ignore/types: add Mojo type\n\nFor `*.mojo` files.",
+        );
+        assert!(
+            sn.iter()
+                .any(|s| s.start_line <= after && after <= s.end_line),
+            "line {after}: {sn:?}"
+        );
+    }
+
+    #[test]
     fn snippets_are_the_matching_definitions_with_one_based_lines() {
         let text = "import os\n\ndef unrelated():\n    return 1\n\ndef token_expiry(t):\n    return t.expiry\n";
         let sn = snippets_for("auth/token.py", text, "token expiry is wrong");
