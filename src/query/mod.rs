@@ -288,11 +288,17 @@ const ALTERNATE: f64 = 0.5;
 /// At most this many two-word compounds a query adds.
 const MAX_COMPOUNDS: usize = 64;
 
+/// At most this many alternative terms a query adds (the first words'
+/// first): each is counted in every file like a term of the task, and a
+/// long report would otherwise triple the terms to count.
+const MAX_ALTERNATES: usize = 128;
+
 /// Weaker alternative terms for the prose words of `text` (plain words of
 /// letters, outside code, listings and stopwords): a light suffix rule
 /// (`mocked`, `mocking`, `mocks` → `mock`; `mapped` → `map`; `parsed` →
 /// `parse`; `libraries` → `library`) and two adjacent words joined ("man
-/// page" → `manpage`, "time out" → `timeout`; at most [`MAX_COMPOUNDS`]).
+/// page" → `manpage`, "time out" → `timeout`; at most [`MAX_COMPOUNDS`]);
+/// at most [`MAX_ALTERNATES`] in all.
 /// Candidates that exist in no file match nothing; the caller adds only
 /// those the task does not already hold, at weight [`ALTERNATE`], not
 /// code-like and never task identifiers, so they add path, file-name and
@@ -320,6 +326,10 @@ fn alternates(text: &str) -> Vec<String> {
     let mut compounds = 0;
     let mut prev: Option<(usize, String)> = None;
     for (pos, id) in identifiers(text) {
+        if out.len() >= MAX_ALTERNATES {
+            out.truncate(MAX_ALTERNATES);
+            break;
+        }
         if !plain(pos, id) {
             prev = None;
             continue;
