@@ -41,6 +41,11 @@ pub struct Term {
     /// Looks like code (`snake_case`, `CamelCase`, has digits, or given as a keyword):
     /// such terms count when a file *defines* them.
     pub is_code: bool,
+    /// A weaker alternative of a task word (a light stem or a two-word
+    /// compound, see `alternates`), not a word of the task: it adds body and
+    /// path matches (scaled by `Weights::alternate`) but no coverage, and
+    /// does not widen the files BM25's statistics come from.
+    pub alternative: bool,
 }
 
 /// What a task (plus agent keywords) asks for, ready to score with.
@@ -116,11 +121,15 @@ impl TaskQuery {
         }
         // Weaker alternatives of prose words (`mocked` ~ `mock`, "man page"
         // ~ `manpage`), only where the task does not hold the term itself.
+        let mut alternative = HashSet::new();
         for alt in alternates(task) {
-            let next = c.counts.len();
-            c.counts.entry(alt).or_insert((ALTERNATE, false, next));
+            if !c.counts.contains_key(&alt) {
+                let next = c.counts.len();
+                c.counts.insert(alt.clone(), (ALTERNATE, false, next));
+                alternative.insert(alt);
+            }
         }
-        let terms = most_informative(c.counts);
+        let terms = most_informative(c.counts, &alternative);
         // Identifiers whose term was kept.
         let kept: HashSet<u64> = terms.iter().map(|t| t.hash).collect();
         let mut idents = c.idents;
@@ -423,8 +432,8 @@ fn is_filler(lower: &str) -> bool {
 
 /// The query's terms from (occurrence weight, code-like, order of first
 /// mention) per term: at most [`MAX_QUERY_TERMS`], the most informative
-/// (see there), heaviest first.
-fn most_informative(counts: Counts) -> Vec<Term> {
+/// (see there), heaviest first; the terms in `alternative` are marked so.
+fn most_informative(counts: Counts, alternative: &HashSet<String>) -> Vec<Term> {
     let mut terms: Vec<(Term, usize)> = counts
         .into_iter()
         .map(|(text, (n, is_code, first))| {
@@ -433,6 +442,7 @@ fn most_informative(counts: Counts) -> Vec<Term> {
                 // 1 + ln(n) from one mention up; a listed-only term
                 // (n < 1) keeps its fraction.
                 weight: if n >= 1.0 { 1.0 + n.ln() } else { n },
+                alternative: alternative.contains(&text),
                 text,
                 is_code,
             };
@@ -599,6 +609,7 @@ mod tests {
             let exact = term(from).expect("the exact word stays");
             assert!(a.weight < exact.weight, "{alt} weighs less than {from}");
             assert!(!a.is_code, "{alt} is not code-like");
+            assert!(a.alternative && !exact.alternative, "{alt} is marked");
             assert!(
                 !q.identifiers.iter().any(|i| i == alt),
                 "{alt} names no definition"
