@@ -49,7 +49,13 @@ pub struct Weights {
     /// Multiplier for a query's alternative terms (light stems and two-word
     /// compounds of prose words, `query::Term::alternative`) in the body and
     /// path scores; 0 scores as if the query had none. They never count in
-    /// coverage (tiers) or in `idf_scope`'s file set.
+    /// coverage (tiers) or in `idf_scope`'s file set. Off: measured with
+    /// `bench --weights noalt:alternate=0` (full loop, 2026-12-01), 1 against
+    /// 0 gave dev-rust Acc@1 54.1 vs 56.8, MRR 0.777 vs 0.792 (plural stems
+    /// `paths`, `roots` → `path`, `root` lifted a JSON printer over the
+    /// gold file) and, on every 20th dev-multilang task (25), Acc@5 72.0
+    /// vs 68.0 but MRR 0.608 vs 0.623: no clear gain, so 0 until a
+    /// narrower rule wins on every set.
     pub alternate: f64,
     /// Multiplier for other text files in no language of the table (notebooks,
     /// data, build scripts): fixes land in source files. Measured with
@@ -112,7 +118,7 @@ impl Default for Weights {
             other_prior: 0.6,
             tier_first: 0.0,
             idf_scope: 1.0,
-            alternate: 1.0,
+            alternate: 0.0,
             parse_cap: 60,
             neighbour: 0.1,
             neighbour_sources: 3,
