@@ -53,9 +53,9 @@ pub struct Weights {
     /// `bench --weights noalt:alternate=0` (full loop, 2026-12-01), 1 against
     /// 0 gave dev-rust Acc@1 54.1 vs 56.8, MRR 0.777 vs 0.792 (plural stems
     /// `paths`, `roots` → `path`, `root` lifted a JSON printer over the
-    /// gold file) and, on every 20th dev-multilang task (25), Acc@5 72.0
-    /// vs 68.0 but MRR 0.608 vs 0.623: no clear gain, so 0 until a
-    /// narrower rule wins on every set.
+    /// gold file) and, on every 10th dev-multilang task (50), one task up
+    /// at Acc@5 (nunit, 8 → 4) and two down at Acc@1 (trpc, tokio, 1 → 2):
+    /// no clear gain, so 0 until a narrower rule wins on every set.
     pub alternate: f64,
     /// Multiplier for other text files in no language of the table (notebooks,
     /// data, build scripts): fixes land in source files. Measured with
