@@ -195,7 +195,8 @@ impl RepoHistory {
         let n = self.commits.len() as f32;
         let mut dot: FxHashMap<u32, f32> = FxHashMap::default();
         let mut qnorm = 0.0f32;
-        for term in &q.terms {
+        // Alternative terms (stems, compounds) are not the task's words.
+        for term in q.terms.iter().filter(|t| !t.alternative) {
             let Some(post) = self.postings.get(&term.hash) else {
                 continue;
             };

@@ -106,6 +106,13 @@ pub fn is_called_or_member(text: &str, pos: usize, len: usize) -> bool {
     called || before_dot || after_dot || scoped
 }
 
+/// Whether the identifier at `text[pos..pos + len]` is a backtick span by
+/// itself (`` `where` ``): written as a name, whatever the word.
+pub fn backticked(text: &str, pos: usize, len: usize) -> bool {
+    let b = text.as_bytes();
+    pos >= 1 && b[pos - 1] == b'`' && b.get(pos + len) == Some(&b'`')
+}
+
 /// Byte ranges of `text` that are pasted listings: runs of three or more
 /// lines that each look like a package list or version dump (`numpy 1.26.4`,
 /// `requests==2.31.0`, `Python: 3.11.4`), a linter's messages

@@ -41,6 +41,11 @@ pub struct Term {
     /// Looks like code (`snake_case`, `CamelCase`, has digits, or given as a keyword):
     /// such terms count when a file *defines* them.
     pub is_code: bool,
+    /// A weaker alternative of a task word (a light stem or a two-word
+    /// compound, see `alternates`), not a word of the task: it adds body and
+    /// path matches (scaled by `Weights::alternate`) but no coverage, and
+    /// does not widen the files BM25's statistics come from.
+    pub alternative: bool,
 }
 
 /// What a task (plus agent keywords) asks for, ready to score with.
@@ -114,7 +119,17 @@ impl TaskQuery {
                 c.idents.push(joined);
             }
         }
-        let terms = most_informative(c.counts);
+        // Weaker alternatives of prose words (`mocked` ~ `mock`, "man page"
+        // ~ `manpage`), only where the task does not hold the term itself.
+        let mut alternative = HashSet::new();
+        for alt in alternates(task) {
+            if !c.counts.contains_key(&alt) {
+                let next = c.counts.len();
+                c.counts.insert(alt.clone(), (ALTERNATE, false, next));
+                alternative.insert(alt);
+            }
+        }
+        let terms = most_informative(c.counts, &alternative);
         // Identifiers whose term was kept.
         let kept: HashSet<u64> = terms.iter().map(|t| t.hash).collect();
         let mut idents = c.idents;
@@ -177,7 +192,8 @@ impl TermCounter {
             let code_like = shaped || as_code || code::capitalised_mid_sentence(text, pos);
             let kept_as_code = lower.len() >= 3
                 && !is_filler(&lower)
-                && code::is_called_or_member(text, pos, id.len());
+                && (code::is_called_or_member(text, pos, id.len())
+                    || code::backticked(text, pos, id.len()));
             // A word of a pasted listing (package list, linter output,
             // log) counts a little, and names no definition.
             let listed = code::within(&listings, pos);
@@ -228,27 +244,152 @@ fn task_text(task: &str) -> String {
 }
 
 /// Hyphenated words of the text as snake-case identifiers: `--retry-all-errors`
-/// gives `retry_all_errors`. Three or more parts, each starting with a
-/// letter and two or more characters long (two-part words are mostly prose:
-/// "built-in", "read-only"); at most [`MAX_QUERY_TERMS`] names.
+/// gives `retry_all_errors`. In prose a word needs three or more parts, each
+/// starting with a letter and two or more characters long (two-part words
+/// are mostly prose: "built-in", "read-only"); a command-line flag
+/// (`--no-color`) or a word in code (`` `libfoo-c` ``, a code block) needs
+/// two parts, the first starting with a letter, each of letters, digits or
+/// `_` (a crate `libfoo-c` is `libfoo_c` in code). At most
+/// [`MAX_QUERY_TERMS`] names.
 fn hyphenated(text: &str) -> Vec<String> {
+    let spans = code::code_spans(text);
     let mut out = Vec::new();
-    for raw in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')) {
+    let bytes = text.as_bytes();
+    let is_word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_';
+    let mut at = 0;
+    // Words are ASCII, so every other byte (UTF-8 included) separates them.
+    for raw in bytes.split(|b| !is_word(b)) {
+        let start = at;
+        at += raw.len() + 1;
+        let raw = std::str::from_utf8(raw).unwrap_or("");
         let word = raw.trim_matches('-');
-        if word.matches('-').count() < 2 || out.len() >= MAX_QUERY_TERMS {
+        if !word.contains('-') || out.len() >= MAX_QUERY_TERMS {
             continue;
         }
+        // A word starts right after a separator, so `a--b` is no flag.
+        let flag = raw.starts_with("--");
+        let loose = flag || code::within(&spans, start);
         let parts: Vec<&str> = word.split('-').collect();
-        let ok = parts.iter().all(|p| {
-            p.len() >= 2
-                && p.as_bytes()[0].is_ascii_alphabetic()
-                && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-        });
+        let part =
+            |p: &&str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        let ok = if loose {
+            parts.iter().all(part) && parts[0].as_bytes()[0].is_ascii_alphabetic()
+        } else {
+            parts.len() >= 3
+                && parts
+                    .iter()
+                    .all(|p| part(p) && p.len() >= 2 && p.as_bytes()[0].is_ascii_alphabetic())
+        };
         if ok {
             let joined = parts.join("_");
             if !out.contains(&joined) {
                 out.push(joined);
             }
+        }
+    }
+    out
+}
+
+/// Occurrence weight of an alternative term (see [`alternates`]): above a
+/// listed word, below one mention (1), so the task's exact words weigh more.
+const ALTERNATE: f64 = 0.5;
+
+/// At most this many two-word compounds a query adds.
+const MAX_COMPOUNDS: usize = 64;
+
+/// At most this many alternative terms a query adds (the first words'
+/// first): each is counted in every file like a term of the task, and a
+/// long report would otherwise triple the terms to count.
+const MAX_ALTERNATES: usize = 128;
+
+/// Weaker alternative terms for the prose words of `text` (plain words of
+/// letters, outside code, listings and stopwords): a light suffix rule
+/// (`mocked`, `mocking`, `mocks` → `mock`; `mapped` → `map`; `parsed` →
+/// `parse`; `libraries` → `library`) and two adjacent words joined ("man
+/// page" → `manpage`, "time out" → `timeout`; at most [`MAX_COMPOUNDS`]);
+/// at most [`MAX_ALTERNATES`] in all.
+/// Candidates that exist in no file match nothing; the caller adds only
+/// those the task does not already hold, at weight [`ALTERNATE`], not
+/// code-like and never task identifiers, so they add path, file-name and
+/// body matches without a definition and leave each exact term's weight
+/// as it was.
+fn alternates(text: &str) -> Vec<String> {
+    let spans = code::code_spans(text);
+    let listings = code::listing_spans(text);
+    let plain = |pos: usize, id: &str| {
+        let b = id.as_bytes();
+        b.len() >= 3
+            && b[0].is_ascii_alphabetic()
+            && b[1..].iter().all(u8::is_ascii_lowercase)
+            && !code::within(&spans, pos)
+            && !code::within(&listings, pos)
+            && !code::is_called_or_member(text, pos, id.len())
+            && !is_stopword(&id.to_ascii_lowercase())
+    };
+    let mut out: Vec<String> = Vec::new();
+    let push = |t: String, out: &mut Vec<String>| {
+        if t.len() >= 3 && !is_stopword(&t) && !out.contains(&t) {
+            out.push(t);
+        }
+    };
+    let mut compounds = 0;
+    let mut prev: Option<(usize, String)> = None;
+    for (pos, id) in identifiers(text) {
+        if out.len() >= MAX_ALTERNATES {
+            out.truncate(MAX_ALTERNATES);
+            break;
+        }
+        if !plain(pos, id) {
+            prev = None;
+            continue;
+        }
+        let lower = id.to_ascii_lowercase();
+        for stem in light_stems(&lower) {
+            push(stem, &mut out);
+        }
+        if let Some((end, first)) = prev.take() {
+            // Two words separated by one space, in one sentence.
+            if compounds < MAX_COMPOUNDS && &text[end..pos] == " " {
+                compounds += 1;
+                push(format!("{first}{lower}"), &mut out);
+            }
+        }
+        prev = Some((pos + id.len(), lower));
+    }
+    out
+}
+
+/// The stems a light suffix rule gives a lowercase word of five letters or
+/// more: `-ies` → `-y`; `-ing`/`-ed` dropped (and a doubled last consonant
+/// undoubled, or an `e` restored: `mapped` → `map`, `parsed` → `parse`);
+/// `-es` and `-s` dropped (not `-ss`, `-us`, `-is`).
+fn light_stems(w: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if w.len() < 5 {
+        return out;
+    }
+    let base = |b: &str, out: &mut Vec<String>| {
+        let bytes = b.as_bytes();
+        let n = bytes.len();
+        if n >= 3 && bytes[n - 1] == bytes[n - 2] && !b"aeiouls".contains(&bytes[n - 1]) {
+            out.push(b[..n - 1].to_string());
+        } else {
+            out.push(b.to_string());
+        }
+        out.push(format!("{b}e"));
+    };
+    if let Some(b) = w.strip_suffix("ies") {
+        out.push(format!("{b}y"));
+    } else if let Some(b) = w.strip_suffix("ing") {
+        base(b, &mut out);
+    } else if let Some(b) = w.strip_suffix("ed") {
+        base(b, &mut out);
+    } else if let Some(b) = w.strip_suffix("es") {
+        out.push(format!("{b}e"));
+        out.push(b.to_string());
+    } else if !(w.ends_with("ss") || w.ends_with("us") || w.ends_with("is")) {
+        if let Some(b) = w.strip_suffix('s') {
+            out.push(b.to_string());
         }
     }
     out
@@ -291,8 +432,8 @@ fn is_filler(lower: &str) -> bool {
 
 /// The query's terms from (occurrence weight, code-like, order of first
 /// mention) per term: at most [`MAX_QUERY_TERMS`], the most informative
-/// (see there), heaviest first.
-fn most_informative(counts: Counts) -> Vec<Term> {
+/// (see there), heaviest first; the terms in `alternative` are marked so.
+fn most_informative(counts: Counts, alternative: &HashSet<String>) -> Vec<Term> {
     let mut terms: Vec<(Term, usize)> = counts
         .into_iter()
         .map(|(text, (n, is_code, first))| {
@@ -301,6 +442,7 @@ fn most_informative(counts: Counts) -> Vec<Term> {
                 // 1 + ln(n) from one mention up; a listed-only term
                 // (n < 1) keeps its fraction.
                 weight: if n >= 1.0 { 1.0 + n.ln() } else { n },
+                alternative: alternative.contains(&text),
                 text,
                 is_code,
             };
@@ -339,7 +481,8 @@ fn structural_references(text: &str) -> (Vec<String>, Vec<String>) {
         let token = token.replace('\\', "/");
         let ext = token.rsplit_once('.').map(|(_, e)| e);
         let has_ext = ext.is_some_and(|e| PATH_EXTENSIONS.contains(&e));
-        if has_ext && (token.contains('/') || token.matches('.').count() == 1) {
+        let dots = token.matches('.').count();
+        if has_ext && (token.contains('/') || dots == 1) {
             // Keep the part after the last `site-packages/` or absolute prefix.
             let p = token
                 .rsplit_once("site-packages/")
@@ -348,7 +491,15 @@ fn structural_references(text: &str) -> (Vec<String>, Vec<String>) {
             if seen.insert(format!("p{p}")) {
                 paths.push(p);
             }
-        } else if !token.contains('/') && token.matches('.').count() >= 1 && !has_ext {
+        }
+        // A dotted name of identifiers is a module, also when its last part
+        // is a file extension: `format="ascii.rst"` names the module
+        // `ascii/rst` (`io/ascii/rst.py`) as much as a file `ascii.rst`,
+        // and `astropy.io.ascii.rst` is a module only. Both readings are
+        // kept and the tree decides: a module matches only a file at that
+        // path (two segments or more, see `score::explicit`), so a reading
+        // that names nothing (`setup/py`) costs nothing.
+        if !token.contains('/') && dots >= 1 {
             let segs: Vec<&str> = token.split('.').collect();
             let is_ident = |s: &str| {
                 !s.is_empty()
@@ -420,6 +571,75 @@ mod tests {
         // As prose it stays a stopword.
         let q = TaskQuery::new("Where does the mask go wrong", &[]);
         assert!(!q.terms.iter().any(|x| x.text == "where"));
+    }
+
+    #[test]
+    fn a_stopword_alone_in_backticks_is_a_name() {
+        let q = TaskQuery::new("Masking with `where` drops the dtype", &[]);
+        let w = q.terms.iter().find(|x| x.text == "where");
+        assert!(w.is_some_and(|t| t.is_code), "{:?}", q.terms);
+        assert!(q.identifiers.contains(&"where".to_string()));
+    }
+
+    #[test]
+    fn flags_and_hyphenated_names_in_code_join_but_prose_words_do_not() {
+        let q = TaskQuery::new(
+            "Output ignores --no-color\nBuilding `libfoo-c` fails on read-only disks",
+            &[],
+        );
+        let has = |t: &str| q.terms.iter().any(|x| x.text == t);
+        assert!(has("no_color"), "a flag is a snake-case name");
+        assert!(has("libfoo_c"), "a crate `libfoo-c` is `libfoo_c` in code");
+        assert!(!has("read_only"), "two-part prose words stay words");
+    }
+
+    #[test]
+    fn prose_words_get_weaker_stems_and_compounds_without_changing_exact_terms() {
+        let task = "Tests fail when requests are mocked\nthe man page of the mapped libraries";
+        let q = TaskQuery::new(task, &[]);
+        let term = |t: &str| q.terms.iter().find(|x| x.text == t).cloned();
+        for (alt, from) in [
+            ("mock", "mocked"),
+            ("manpage", "man"),
+            ("map", "mapped"),
+            ("library", "libraries"),
+            ("request", "requests"),
+        ] {
+            let a = term(alt).unwrap_or_else(|| panic!("{alt}: {:?}", q.terms));
+            let exact = term(from).expect("the exact word stays");
+            assert!(a.weight < exact.weight, "{alt} weighs less than {from}");
+            assert!(!a.is_code, "{alt} is not code-like");
+            assert!(a.alternative && !exact.alternative, "{alt} is marked");
+            assert!(
+                !q.identifiers.iter().any(|i| i == alt),
+                "{alt} names no definition"
+            );
+        }
+        // An exact term keeps its weight when it is also another word's stem.
+        let weight = |task: &str| {
+            let q = TaskQuery::new(task, &[]);
+            q.terms.iter().find(|x| x.text == "mock").unwrap().weight
+        };
+        assert_eq!(
+            weight("mock the mocked requests"),
+            weight("mock the requests")
+        );
+        // Code is not stemmed.
+        let q3 = TaskQuery::new("call `parsed_args` and ids.values()", &[]);
+        assert!(!q3.terms.iter().any(|x| x.text == "value" || x.text == "id"));
+    }
+
+    #[test]
+    fn a_dotted_name_ending_in_an_extension_is_also_a_module() {
+        let q = TaskQuery::new(
+            "Table.read(f, format=\"ascii.rst\") fails; astropy.io.ascii.rst too. See setup.py",
+            &[],
+        );
+        for m in ["ascii/rst", "astropy/io/ascii/rst", "Table/read"] {
+            assert!(q.modules.contains(&m.to_string()), "{m}: {:?}", q.modules);
+        }
+        assert!(q.paths.contains(&"ascii.rst".to_string()), "{:?}", q.paths);
+        assert!(q.paths.contains(&"setup.py".to_string()), "{:?}", q.paths);
     }
 
     #[test]

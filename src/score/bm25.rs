@@ -39,10 +39,13 @@ impl Bm25Stats {
         // (idf_scope 1) only the files that share a term with the query.
         let in_scope = |i: usize| {
             w.idf_scope <= 0.0
-                || tf[i].iter().any(|&n| n > 0)
-                || q.terms
+                || tf[i]
                     .iter()
-                    .any(|t| cands[i].doc.path_terms.binary_search(&t.hash).is_ok())
+                    .zip(&q.terms)
+                    .any(|(&n, t)| n > 0 && !t.alternative)
+                || q.terms.iter().any(|t| {
+                    !t.alternative && cands[i].doc.path_terms.binary_search(&t.hash).is_ok()
+                })
         };
         let (count, total_len) = (0..cands.len())
             .filter(|&i| in_scope(i))
@@ -76,14 +79,18 @@ pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) 
     let mut path_hits: Vec<&str> = Vec::new();
     for ((t, &idf), &tf) in q.terms.iter().zip(&st.idf).zip(&st.tf[idx]) {
         let tf = f64::from(tf);
+        let weight = t.weight * if t.alternative { w.alternate } else { 1.0 };
+        if weight <= 0.0 {
+            continue;
+        }
         if tf > 0.0 {
-            let s = t.weight * idf * tf * (w.k1 + 1.0) / (tf + norm);
+            let s = weight * idf * tf * (w.k1 + 1.0) / (tf + norm);
             bm25 += s;
             hits.push((s, &t.text));
         }
         if doc.path_terms.binary_search(&t.hash).is_ok() {
             let stem = doc.stem_terms.contains(&t.hash);
-            path += t.weight * idf * (w.path + if stem { w.stem } else { 0.0 });
+            path += weight * idf * (w.path + if stem { w.stem } else { 0.0 });
             path_hits.push(&t.text);
         }
     }

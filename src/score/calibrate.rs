@@ -43,7 +43,13 @@ pub(super) fn calibrate(
     if best <= 0.0 {
         return;
     }
-    let mass: Vec<f64> = q.terms.iter().zip(idf).map(|(t, i)| t.weight * i).collect();
+    // An alternative term (a stem, a compound) adds score, not coverage.
+    let mass: Vec<f64> = q
+        .terms
+        .iter()
+        .zip(idf)
+        .map(|(t, i)| if t.alternative { 0.0 } else { t.weight * i })
+        .collect();
     let total: f64 = mass.iter().sum::<f64>().max(1e-9);
     let bests = Bests {
         raw: best,

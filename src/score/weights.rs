@@ -46,6 +46,17 @@ pub struct Weights {
     /// unchanged at every k; dev-rust Acc@1 48.6 vs 45.9, Acc@5 86.5 vs 89.2
     /// (one task), MRR 0.716 vs 0.707.
     pub idf_scope: f64,
+    /// Multiplier for a query's alternative terms (light stems and two-word
+    /// compounds of prose words, `query::Term::alternative`) in the body and
+    /// path scores; 0 scores as if the query had none. They never count in
+    /// coverage (tiers) or in `idf_scope`'s file set. Off: measured with
+    /// `bench --weights noalt:alternate=0` (full loop, 2026-12-01), 1 against
+    /// 0 gave dev-rust Acc@1 54.1 vs 56.8, MRR 0.777 vs 0.792 (plural stems
+    /// `paths`, `roots` → `path`, `root` lifted a JSON printer over the
+    /// gold file) and, on every 10th dev-multilang task (50), one task up
+    /// at Acc@5 (nunit, 8 → 4) and two down at Acc@1 (trpc, tokio, 1 → 2):
+    /// no clear gain, so 0 until a narrower rule wins on every set.
+    pub alternate: f64,
     /// Multiplier for other text files in no language of the table (notebooks,
     /// data, build scripts): fixes land in source files. Measured with
     /// `bench --weights`, cycle 1: 0.6 against 1.0 gave dev-python Acc@5 80.4
@@ -107,6 +118,7 @@ impl Default for Weights {
             other_prior: 0.6,
             tier_first: 0.0,
             idf_scope: 1.0,
+            alternate: 0.0,
             parse_cap: 60,
             neighbour: 0.1,
             neighbour_sources: 3,
@@ -143,6 +155,7 @@ impl Weights {
             "other_prior" => &mut self.other_prior,
             "tier_first" => &mut self.tier_first,
             "idf_scope" => &mut self.idf_scope,
+            "alternate" => &mut self.alternate,
             "neighbour" => &mut self.neighbour,
             "gap_floor" => &mut self.gap_floor,
             "later_discount" => &mut self.later_discount,
