@@ -17,12 +17,15 @@ pub trait QueryStage: Send + Sync {
     /// A short name, for `Debug`.
     fn name(&self) -> &str;
     /// Builds the cycle's query. `feedback` terms must weigh like a single
-    /// mention; once `stop` returns true, the rest of the text may be skipped.
+    /// mention; `alternates` asks for weaker alternative terms (stems,
+    /// compounds), set when `Weights::alternate` is above 0; once `stop`
+    /// returns true, the rest of the text may be skipped.
     fn build(
         &self,
         task: &str,
         keywords: &[String],
         feedback: &[String],
+        alternates: bool,
         stop: &dyn Fn() -> bool,
     ) -> TaskQuery;
 }
@@ -42,9 +45,14 @@ impl QueryStage for TaskTerms {
         task: &str,
         keywords: &[String],
         feedback: &[String],
+        alternates: bool,
         stop: &dyn Fn() -> bool,
     ) -> TaskQuery {
-        TaskQuery::with_feedback(task, keywords, feedback, stop)
+        if alternates {
+            TaskQuery::with_alternates(task, keywords, feedback, stop)
+        } else {
+            TaskQuery::with_feedback(task, keywords, feedback, stop)
+        }
     }
 }
 

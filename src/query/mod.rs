@@ -94,6 +94,30 @@ impl TaskQuery {
         feedback: &[String],
         stop: &dyn Fn() -> bool,
     ) -> TaskQuery {
+        TaskQuery::build(task, keywords, feedback, false, stop)
+    }
+
+    /// Like [`TaskQuery::with_feedback`], plus weaker alternative terms of
+    /// the prose words (light stems, two-word compounds; see
+    /// `Term::alternative`). Built only when `Weights::alternate` is above 0
+    /// (off by default, see there): otherwise they would be counted in every
+    /// file for nothing.
+    pub fn with_alternates(
+        task: &str,
+        keywords: &[String],
+        feedback: &[String],
+        stop: &dyn Fn() -> bool,
+    ) -> TaskQuery {
+        TaskQuery::build(task, keywords, feedback, true, stop)
+    }
+
+    fn build(
+        task: &str,
+        keywords: &[String],
+        feedback: &[String],
+        with_alternates: bool,
+        stop: &dyn Fn() -> bool,
+    ) -> TaskQuery {
         let mut c = TermCounter::default();
         let title = task.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
         c.add(task, 0.0, stop);
@@ -122,7 +146,7 @@ impl TaskQuery {
         // Weaker alternatives of prose words (`mocked` ~ `mock`, "man page"
         // ~ `manpage`), only where the task does not hold the term itself.
         let mut alternative = HashSet::new();
-        for alt in alternates(task) {
+        for alt in alternates(task).into_iter().filter(|_| with_alternates) {
             if !c.counts.contains_key(&alt) {
                 let next = c.counts.len();
                 c.counts.insert(alt.clone(), (ALTERNATE, false, next));
@@ -596,7 +620,7 @@ mod tests {
     #[test]
     fn prose_words_get_weaker_stems_and_compounds_without_changing_exact_terms() {
         let task = "Tests fail when requests are mocked\nthe man page of the mapped libraries";
-        let q = TaskQuery::new(task, &[]);
+        let q = TaskQuery::with_alternates(task, &[], &[], &|| false);
         let term = |t: &str| q.terms.iter().find(|x| x.text == t).cloned();
         for (alt, from) in [
             ("mock", "mocked"),
@@ -617,7 +641,7 @@ mod tests {
         }
         // An exact term keeps its weight when it is also another word's stem.
         let weight = |task: &str| {
-            let q = TaskQuery::new(task, &[]);
+            let q = TaskQuery::with_alternates(task, &[], &[], &|| false);
             q.terms.iter().find(|x| x.text == "mock").unwrap().weight
         };
         assert_eq!(
@@ -625,8 +649,18 @@ mod tests {
             weight("mock the requests")
         );
         // Code is not stemmed.
-        let q3 = TaskQuery::new("call `parsed_args` and ids.values()", &[]);
+        let q3 =
+            TaskQuery::with_alternates("call `parsed_args` and ids.values()", &[], &[], &|| false);
         assert!(!q3.terms.iter().any(|x| x.text == "value" || x.text == "id"));
+        // The default query (`Weights::alternate` 0) builds none: they
+        // would be counted in every file for nothing.
+        let plain = TaskQuery::new(task, &[]);
+        assert!(
+            plain.terms.iter().all(|t| !t.alternative),
+            "{:?}",
+            plain.terms
+        );
+        assert!(!plain.terms.iter().any(|t| t.text == "mock"));
     }
 
     #[test]

@@ -48,7 +48,8 @@ pub struct Weights {
     pub idf_scope: f64,
     /// Multiplier for a query's alternative terms (light stems and two-word
     /// compounds of prose words, `query::Term::alternative`) in the body and
-    /// path scores; 0 scores as if the query had none. They never count in
+    /// path scores; at 0 (the default) the query builds none
+    /// ([`crate::query::TaskQuery::with_alternates`]). They never count in
     /// coverage (tiers) or in `idf_scope`'s file set. Off: measured with
     /// `bench --weights noalt:alternate=0` (full loop, 2026-12-01), 1 against
     /// 0 gave dev-rust Acc@1 54.1 vs 56.8, MRR 0.777 vs 0.792 (plural stems

@@ -170,8 +170,14 @@ impl Session {
             .collect();
         let limits = self.limits.clone();
         let stop = || limits.hit().is_some();
-        self.task_query =
-            (self.pipeline.query).build(&self.config.task, &agent, &self.feedback, &stop);
+        let alternates = self.weights.alternate > 0.0;
+        self.task_query = (self.pipeline.query).build(
+            &self.config.task,
+            &agent,
+            &self.feedback,
+            alternates,
+            &stop,
+        );
         Ok(filter)
     }
 
