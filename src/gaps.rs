@@ -231,28 +231,52 @@ fn symbol_gaps<'a>(
         }
     }
     // Rarest names first: they are the most specific. Parse their holders
-    // only until this file's gaps are found (parsing is the costly part).
+    // only until this file's gaps are found (parsing is the costly part),
+    // and of them only those that could define the name: a holder that only
+    // uses it (imports it, subclasses it, tests it) is ruled out by a cheap
+    // look at its lines ([`Doc::may_define`]) without a parse.
     wanted.sort_by_key(|(n, r, _)| (*n, r.line));
     let mut found: Vec<Gap> = Vec::new();
     wanted.truncate(MAX_TRIES_PER_FILE);
-    for (i, (_, r, holders)) in wanted.iter().enumerate() {
+    let mut could: Vec<Vec<usize>> = Vec::new();
+    for (i, (_, r, _)) in wanted.iter().enumerate() {
         if found.len() == MAX_PER_FILE {
             break;
         }
         if i % MAX_PER_FILE == 0 {
-            // The holders of the next few names are parsed on all cores
-            // (as many names as gaps are still wanted at most).
-            let next: Vec<&Arc<Doc>> = wanted[i..(i + MAX_PER_FILE).min(wanted.len())]
+            // The next few names' holders are checked, and those that could
+            // define them parsed, on all cores (as many names as gaps are
+            // still wanted at most).
+            let next = &wanted[i..(i + MAX_PER_FILE).min(wanted.len())];
+            let pairs: Vec<(usize, usize)> = next
                 .iter()
-                .flat_map(|(_, _, h)| h.iter().map(|(_, d)| *d))
+                .enumerate()
+                .flat_map(|(j, (_, _, h))| (0..h.len()).map(move |k| (j, k)))
                 .collect();
-            next.par_iter().for_each(|d| {
+            let keep: Vec<bool> = pairs
+                .par_iter()
+                .map(|&(j, k)| next[j].2[k].1.may_define(&next[j].1.name))
+                .collect();
+            could = vec![Vec::new(); next.len()];
+            for (&(j, k), keep) in pairs.iter().zip(keep) {
+                if keep {
+                    could[j].push(k);
+                }
+            }
+            let parse: Vec<&Arc<Doc>> = pairs
+                .iter()
+                .filter(|&&(j, k)| could[j].contains(&k))
+                .map(|&(j, k)| next[j].2[k].1)
+                .collect();
+            parse.par_iter().for_each(|d| {
                 d.symbols_until(stop);
             });
         }
         let r = *r;
-        let definers: Vec<String> = holders
+        let holders = &wanted[i].2;
+        let definers: Vec<String> = could[i % MAX_PER_FILE]
             .iter()
+            .map(|&k| holders[k])
             .filter(|(_, d)| d.symbols_until(stop).defines(&r.name).any(|d| !d.local))
             .map(|(p, _)| (*p).clone())
             .collect();
@@ -447,5 +471,52 @@ mod tests {
         // Then the calls, earliest first.
         assert_eq!(names[1], "helper_number_000", "{names:?}");
         assert_eq!(names[MAX_NAMES_PER_FILE - 1], "helper_number_022");
+    }
+
+    /// A rare name's holders that only use it (import it, subclass it, test
+    /// it) are not parsed to learn that they do not define it; the gap still
+    /// names its one definer.
+    #[test]
+    fn holders_that_only_use_a_name_are_not_parsed_to_find_its_definer() {
+        let high =
+            "from sympy.core.expr import AtomicExpr\n\nclass MatrixExpr(AtomicExpr):\n    pass\n";
+        let user = "from sympy.core.expr import AtomicExpr\n\nclass Symbol(AtomicExpr):\n    pass\n\n\
+                    def test_sympy__core__expr__AtomicExpr():\n    assert isinstance(x, AtomicExpr)\n";
+        let definer = "class AtomicExpr(Atom):\n    is_number = False\n";
+        let corpus: BTreeMap<String, Arc<Doc>> = [
+            ("matrices/expr.py", high),
+            ("core/tests/test_args.py", user),
+            ("core/symbol.py", user),
+            ("core/expr.py", definer),
+        ]
+        .into_iter()
+        .map(|(p, t)| (p.to_string(), Arc::new(Doc::for_test(p, t))))
+        .collect();
+        let doc = &corpus["matrices/expr.py"];
+        let snippets = vec![Snippet {
+            start_line: 1,
+            end_line: 4,
+            text: high.to_string(),
+        }];
+        let context = [InContext {
+            path: "matrices/expr.py",
+            doc,
+            snippets: &snippets,
+            is_high: true,
+        }];
+        let q = TaskQuery::new("matrix expressions", &[]);
+        let gaps = find(&context, &corpus, &q, &|| false);
+        let gap = gaps
+            .iter()
+            .find(|g| g.symbol.as_deref() == Some("AtomicExpr"))
+            .expect("a gap for the base class");
+        assert_eq!(gap.suggested_paths, ["core/expr.py"]);
+        assert!(corpus["core/expr.py"].kept_symbols().is_some());
+        for user in ["core/tests/test_args.py", "core/symbol.py"] {
+            assert!(
+                corpus[user].kept_symbols().is_none(),
+                "{user} was parsed although it only uses the name"
+            );
+        }
     }
 }

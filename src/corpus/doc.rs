@@ -223,6 +223,21 @@ impl Doc {
         kept
     }
 
+    /// Whether the file could define `name` (not as a local): the kept
+    /// symbols' answer when the file was parsed, else the cheap check of its
+    /// lines ([`lang::may_define`]: false only when no line has the name
+    /// where a definition of the file's language would). False for a file
+    /// of no language; an unreadable or changed file (empty text) cannot.
+    pub fn may_define(&self, name: &str) -> bool {
+        let Some(language) = self.language else {
+            return false;
+        };
+        if let Some(s) = self.kept_symbols() {
+            return s.defines(name).any(|d| !d.local);
+        }
+        self.with_text(|t| lang::may_define(language, t, name))
+    }
+
     /// The kept symbols, without parsing: `None` when the file was not
     /// parsed yet or its last parse was stopped.
     pub fn kept_symbols(&self) -> Option<Arc<Symbols>> {

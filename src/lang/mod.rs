@@ -27,6 +27,7 @@
 //! checks each language's query end to end.
 
 mod clock;
+mod defines;
 mod header;
 mod kinds;
 mod parse;
@@ -35,6 +36,7 @@ mod tags;
 #[cfg(test)]
 mod tests;
 
+pub use defines::may_define;
 pub use kinds::{Cap, DefKind, Definition, RefKind, Reference, Symbols};
 pub use parse::{symbols, symbols_until};
 pub use table::{language_of, LanguageSpec};

@@ -1,6 +1,7 @@
 //! The language table: one row per language (id, extensions, grammar, tags
 //! query) and each row's query, compiled once.
 
+use super::defines::{self, DefinitionWords};
 use std::sync::OnceLock;
 use tree_sitter::{Language, Query};
 
@@ -11,6 +12,10 @@ pub struct LanguageSpec {
     pub extensions: &'static [&'static str],
     grammar: fn() -> Language,
     tags: &'static str,
+    /// The words that introduce a definition, for the cheap check of
+    /// whether a file could define a name ([`super::may_define`]); `None`
+    /// where a definition may have no keyword (then the file is parsed).
+    pub definition_words: Option<&'static DefinitionWords>,
 }
 
 fn python() -> Language {
@@ -56,24 +61,28 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         extensions: &["py", "pyi"],
         grammar: python,
         tags: include_str!("../../queries/python/tags.scm"),
+        definition_words: Some(&defines::PYTHON),
     },
     LanguageSpec {
         id: "rust",
         extensions: &["rs"],
         grammar: rust,
         tags: include_str!("../../queries/rust/tags.scm"),
+        definition_words: Some(&defines::RUST),
     },
     LanguageSpec {
         id: "javascript",
         extensions: &["js", "mjs", "cjs", "jsx"],
         grammar: javascript,
         tags: include_str!("../../queries/javascript/tags.scm"),
+        definition_words: None,
     },
     LanguageSpec {
         id: "typescript",
         extensions: &["ts", "mts", "cts"],
         grammar: typescript,
         tags: include_str!("../../queries/typescript/tags.scm"),
+        definition_words: None,
     },
     LanguageSpec {
         id: "tsx",
@@ -84,48 +93,56 @@ pub static LANGUAGES: &[LanguageSpec] = &[
             include_str!("../../queries/typescript/tags.scm"),
             include_str!("../../queries/tsx/tags.scm")
         ),
+        definition_words: None,
     },
     LanguageSpec {
         id: "go",
         extensions: &["go"],
         grammar: go,
         tags: include_str!("../../queries/go/tags.scm"),
+        definition_words: Some(&defines::GO),
     },
     LanguageSpec {
         id: "java",
         extensions: &["java"],
         grammar: java,
         tags: include_str!("../../queries/java/tags.scm"),
+        definition_words: None,
     },
     LanguageSpec {
         id: "c",
         extensions: &["c", "h"],
         grammar: c,
         tags: include_str!("../../queries/c/tags.scm"),
+        definition_words: None,
     },
     LanguageSpec {
         id: "cpp",
         extensions: &["cc", "cpp", "cxx", "hpp", "hh", "hxx"],
         grammar: cpp,
         tags: include_str!("../../queries/cpp/tags.scm"),
+        definition_words: None,
     },
     LanguageSpec {
         id: "csharp",
         extensions: &["cs"],
         grammar: c_sharp,
         tags: include_str!("../../queries/csharp/tags.scm"),
+        definition_words: None,
     },
     LanguageSpec {
         id: "ruby",
         extensions: &["rb"],
         grammar: ruby,
         tags: include_str!("../../queries/ruby/tags.scm"),
+        definition_words: Some(&defines::RUBY),
     },
     LanguageSpec {
         id: "php",
         extensions: &["php"],
         grammar: php,
         tags: include_str!("../../queries/php/tags.scm"),
+        definition_words: None,
     },
 ];
 
