@@ -52,20 +52,7 @@ fn paths(files: &[ctxloop::types::File]) -> Vec<&str> {
 /// The task's answer after one cycle and after up to three, on `dir`.
 fn one_and_three_cycles(dir: &Path) -> (RetrieveOutput, RetrieveOutput) {
     let engine = Engine::new(EngineOptions::default());
-    let run = |cycles: usize| {
-        engine
-            .retrieve(
-                RetrieveParams {
-                    task: TASK.into(),
-                    root: Some(dir.to_string_lossy().into_owned()),
-                    max_cycles: Some(cycles as _),
-                    ..Default::default()
-                },
-                &CallOptions::PLAIN,
-            )
-            .unwrap()
-    };
-    (run(1), run(3))
+    (retrieve_on(&engine, dir, 1), retrieve_on(&engine, dir, 3))
 }
 
 /// Enough files with the task's words to fill the first answer's ten
@@ -307,6 +294,7 @@ fn co_changing_repo(dir: &Path) -> Option<()> {
     Some(())
 }
 
+/// The task's answer on `dir` after up to `cycles` cycles.
 fn retrieve_on(engine: &Engine, dir: &Path, cycles: usize) -> RetrieveOutput {
     engine
         .retrieve(
