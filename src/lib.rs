@@ -39,7 +39,8 @@
 //!   filter), `lang` finds symbols with tree-sitter
 //!   (`queries/<lang>/tags.scm`): the language table in `lang/table.rs`,
 //!   bounded parsing in `parse.rs` and `clock.rs`, the query's matches in
-//!   `tags.rs`.
+//!   `tags.rs`, and `defines.rs` the line check of whether a file could
+//!   define a name (so the gap search parses only those holders).
 //! - the answer: [`types`] (the structured shapes, DESIGN §2) and [`render`]
 //!   (the text of every tool and the Markdown of `retrieve`); [`error`].
 //! - [`bench`](mod@bench): `ctxloop bench` on the development sets.
