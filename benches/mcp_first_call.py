@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Times `retrieve` over MCP stdio on a sympy tree: the first call WAIT s after the server
 starts, three warm calls, a warm call of another task, three calls each after appending a
-comment to sympy/simplify/trigsimp.py (restore it afterwards), and two warm calls again.
+comment to sympy/simplify/trigsimp.py (the script puts the file's bytes back afterwards, also on
+error), and two warm calls again.
 Prints one JSON line of milliseconds (and each call's first file).
 
     python3 benches/mcp_first_call.py target/release/ctxloop /tmp/sympy 3 [--no-prefetch]
@@ -37,11 +38,17 @@ res["first"] = retrieve(TASK)
 res["warm"] = [retrieve(TASK)[0] for _ in range(3)]
 res["warm_other_task"] = retrieve(TASK2)
 touched = os.path.join(root, "sympy/simplify/trigsimp.py")
+with open(touched, "rb") as f:
+    original = f.read()
 touch_ms = []
-for i in range(3):
-    with open(touched, "a") as f:
-        f.write(f"\n# edit {time.time()}\n")
-    touch_ms.append(retrieve(TASK)[0])
+try:
+    for i in range(3):
+        with open(touched, "a") as f:
+            f.write(f"\n# edit {time.time()}\n")
+        touch_ms.append(retrieve(TASK)[0])
+finally:
+    with open(touched, "wb") as f:
+        f.write(original)
 res["after_touch"] = touch_ms
 res["warm_again"] = [retrieve(TASK)[0] for _ in range(2)]
 p.stdin.close(); p.wait()
