@@ -91,7 +91,6 @@ pub fn find(
     names.sort_unstable();
     names.dedup();
     let t_names = t0.elapsed();
-    let per_file: Vec<usize> = candidates.iter().map(|c| c.len()).collect();
     let held: std::collections::HashMap<&str, Vec<usize>> = names
         .iter()
         .copied()
@@ -123,7 +122,7 @@ pub fn find(
     tracing::debug!(
         highs = highs.len(),
         names = names.len(),
-        ?per_file,
+        per_file = ?candidates.iter().map(|c| c.len()).collect::<Vec<_>>(),
         names_ms = t_names.as_millis() as u64,
         holders_ms = (t_held - t_names).as_millis() as u64,
         symbols_ms = (t_symbols - t_held).as_millis() as u64,
@@ -238,7 +237,8 @@ fn symbol_gaps<'a>(
     wanted.sort_by_key(|(n, r, _)| (*n, r.line));
     let mut found: Vec<Gap> = Vec::new();
     wanted.truncate(MAX_TRIES_PER_FILE);
-    let mut could: Vec<Vec<usize>> = Vec::new();
+    // The holders of each name of the current batch that could define it.
+    let mut could: Vec<Holders> = Vec::new();
     for (i, (_, r, _)) in wanted.iter().enumerate() {
         if found.len() == MAX_PER_FILE {
             break;
@@ -248,35 +248,23 @@ fn symbol_gaps<'a>(
             // define them parsed, on all cores (as many names as gaps are
             // still wanted at most).
             let next = &wanted[i..(i + MAX_PER_FILE).min(wanted.len())];
-            let pairs: Vec<(usize, usize)> = next
-                .iter()
-                .enumerate()
-                .flat_map(|(j, (_, _, h))| (0..h.len()).map(move |k| (j, k)))
-                .collect();
-            let keep: Vec<bool> = pairs
+            could = next
                 .par_iter()
-                .map(|&(j, k)| next[j].2[k].1.may_define(&next[j].1.name))
+                .map(|(_, r, h)| {
+                    h.par_iter()
+                        .filter(|(_, d)| d.may_define(&r.name))
+                        .copied()
+                        .collect()
+                })
                 .collect();
-            could = vec![Vec::new(); next.len()];
-            for (&(j, k), keep) in pairs.iter().zip(keep) {
-                if keep {
-                    could[j].push(k);
-                }
-            }
-            let parse: Vec<&Arc<Doc>> = pairs
-                .iter()
-                .filter(|&&(j, k)| could[j].contains(&k))
-                .map(|&(j, k)| next[j].2[k].1)
-                .collect();
+            let parse: Vec<&Arc<Doc>> = could.iter().flatten().map(|(_, d)| *d).collect();
             parse.par_iter().for_each(|d| {
                 d.symbols_until(stop);
             });
         }
         let r = *r;
-        let holders = &wanted[i].2;
         let definers: Vec<String> = could[i % MAX_PER_FILE]
             .iter()
-            .map(|&k| holders[k])
             .filter(|(_, d)| d.symbols_until(stop).defines(&r.name).any(|d| !d.local))
             .map(|(p, _)| (*p).clone())
             .collect();

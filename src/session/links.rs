@@ -191,9 +191,8 @@ pub(super) fn linked(
             );
         }
         if let Some(history) = history {
-            let admitted = |p: &str| {
-                p != high && wanted(p) && corpus.get(p).is_some_and(|d| d.language.is_some())
-            };
+            let admitted =
+                |p: &str| wanted(p) && corpus.get(p).is_some_and(|d| d.language.is_some());
             for (p, strength, kind) in co_changed(history, high, *rel, &admitted) {
                 offer(&p, strength, kind);
             }
