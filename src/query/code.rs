@@ -257,7 +257,10 @@ mod tests {
             .filter(|(p, id)| is_receiver(text, *p, id.len()))
             .map(|(_, id)| id)
             .collect();
-        assert_eq!(receivers, ["os", "path", "np", "self", "x", "ctx", "mod", "py"]);
+        assert_eq!(
+            receivers,
+            ["os", "path", "np", "self", "x", "ctx", "mod", "py"]
+        );
     }
 
     #[test]

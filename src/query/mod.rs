@@ -218,8 +218,8 @@ impl TermCounter {
             // definition: it makes the word neither code-like nor a task
             // identifier.
             let receiver = code::is_receiver(text, pos, id.len());
-            let code_like = !receiver
-                && (shaped || as_code || code::capitalised_mid_sentence(text, pos));
+            let code_like =
+                !receiver && (shaped || as_code || code::capitalised_mid_sentence(text, pos));
             let kept_as_code = lower.len() >= 3
                 && !is_filler(&lower)
                 && (code::is_called_or_member(text, pos, id.len())
