@@ -106,6 +106,34 @@ pub fn is_called_or_member(text: &str, pos: usize, len: usize) -> bool {
     called || before_dot || after_dot || scoped
 }
 
+/// Whether the identifier at `text[pos..pos + len]` is a receiver: a
+/// lowercase, non-final segment of a dotted chain (`os` and `path` of
+/// `os.path.abspath()`, `np` of `np.where`, `x` of `self.x.y()`, `ctx` of
+/// `ctx->field`). It names a module or a variable the code is reached
+/// through, not a name whose definition the task asks for: a file that
+/// happens to define a function `os` or a constant `path` is not the file
+/// to change. A Capitalized receiver (`Path.resolve()`, a class) is a name,
+/// and so is a file name (`wheel_installer.py`: the segment after the dot
+/// is the last one and a file extension).
+pub fn is_receiver(text: &str, pos: usize, len: usize) -> bool {
+    let b = text.as_bytes();
+    if !b.get(pos).is_some_and(u8::is_ascii_lowercase) {
+        return false;
+    }
+    let ident = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_';
+    let end = pos + len;
+    let next = match b.get(end..end + 2) {
+        Some([b'.', c]) if ident(c) => end + 1,
+        Some(b"->") if b.get(end + 2).is_some_and(ident) => end + 2,
+        _ => return false,
+    };
+    let seg_end = next + b[next..].iter().take_while(|c| ident(c)).count();
+    let last = !matches!(b.get(seg_end..seg_end + 2), Some([b'.', c]) if ident(c));
+    let called = b.get(seg_end) == Some(&b'(');
+    let extension = super::PATH_EXTENSIONS.contains(&&text[next..seg_end]);
+    !(last && !called && extension)
+}
+
 /// Whether the identifier at `text[pos..pos + len]` is a backtick span by
 /// itself (`` `where` ``): written as a name, whatever the word.
 pub fn backticked(text: &str, pos: usize, len: usize) -> bool {
@@ -219,6 +247,20 @@ mod tests {
         for w in ["session", "context", "clone", "html", "usage", "git"] {
             assert!(!words.contains(&w), "{w}: {words:?}");
         }
+    }
+
+    #[test]
+    fn lowercase_non_final_segments_of_a_dotted_chain_are_receivers() {
+        let text = "Use os.path.abspath() not Path.resolve(), np.where(m), \
+                    self.x.y(), ctx->field and wheel_installer.py or mod.py.read()";
+        let receivers: Vec<&str> = crate::query::identifiers(text)
+            .filter(|(p, id)| is_receiver(text, *p, id.len()))
+            .map(|(_, id)| id)
+            .collect();
+        assert_eq!(
+            receivers,
+            ["os", "path", "np", "self", "x", "ctx", "mod", "py"]
+        );
     }
 
     #[test]

@@ -213,7 +213,13 @@ impl TermCounter {
             // survives stopwording: it may be the task's only
             // distinctive term.
             let as_code = code::used_as_code(text, &spans, pos, id.len());
-            let code_like = shaped || as_code || code::capitalised_mid_sentence(text, pos);
+            // A receiver (`os`, `path` of `os.path.abspath()`) stays a term
+            // (a module the task reads), but this mention names no
+            // definition: it makes the word neither code-like nor a task
+            // identifier.
+            let receiver = code::is_receiver(text, pos, id.len());
+            let code_like =
+                !receiver && (shaped || as_code || code::capitalised_mid_sentence(text, pos));
             let kept_as_code = lower.len() >= 3
                 && !is_filler(&lower)
                 && (code::is_called_or_member(text, pos, id.len())
@@ -225,7 +231,7 @@ impl TermCounter {
                 let e = self.counts.entry(lower).or_insert((0.0, false, next));
                 e.0 += if listed { LISTED } else { 1.0 + bonus.max(0.0) };
                 e.1 |= (code_like && !listed) || bonus >= 2.0;
-                if bonus >= 0.0 && !listed && !self.seen_idents.contains(id) {
+                if bonus >= 0.0 && !listed && !receiver && !self.seen_idents.contains(id) {
                     self.seen_idents.insert(id.to_string());
                     self.idents.push(id.to_string());
                 }
@@ -595,6 +601,28 @@ mod tests {
         // As prose it stays a stopword.
         let q = TaskQuery::new("Where does the mask go wrong", &[]);
         assert!(!q.terms.iter().any(|x| x.text == "where"));
+    }
+
+    #[test]
+    fn receivers_of_a_dotted_chain_are_terms_but_no_definition_names() {
+        let q = TaskQuery::new(
+            "Use `os.path.abspath()` instead of `Path.resolve()`\n\nnp.where(m) fails",
+            &[],
+        );
+        let has = |t: &str| q.terms.iter().any(|x| x.text == t);
+        let ident = |t: &str| q.identifiers.iter().any(|i| i == t);
+        for r in ["os", "path", "np"] {
+            assert!(has(r), "{r} is still a term: {:?}", q.terms);
+            assert!(!ident(r), "{r} is a receiver, no definition name");
+        }
+        for n in ["abspath", "Path", "resolve", "where"] {
+            assert!(ident(n), "{n} is a name: {:?}", q.identifiers);
+        }
+        // Written as a name elsewhere, the word is one again.
+        let q = TaskQuery::new("os.path.join breaks `path` handling", &[]);
+        assert!(q.identifiers.iter().any(|i| i == "path"));
+        let code = q.terms.iter().find(|x| x.text == "path").map(|t| t.is_code);
+        assert_eq!(code, Some(true));
     }
 
     #[test]
