@@ -67,6 +67,8 @@ pub struct EngineOptions {
 pub const PREFETCH_READ_BYTES: u64 = 384 * 1024 * 1024;
 /// Bytes of source [`Engine::prefetch`] parses at most (largest files first).
 pub const PREFETCH_PARSE_BYTES: u64 = 64 * 1024 * 1024;
+/// Threads [`Engine::prefetch`] parses on at most (one per core up to this).
+const PREFETCH_PARSE_THREADS: usize = 4;
 /// Files read per batch by [`Engine::prefetch`]; between batches it waits
 /// while a call runs.
 const PREFETCH_BATCH: usize = 256;
@@ -135,7 +137,7 @@ impl Engine {
     /// directory): walks it, reads and indexes its files (at most
     /// [`PREFETCH_READ_BYTES`] of text, in batches; every term of each counted,
     /// so later term counts and holder searches are lookups), then parses the largest
-    /// source files (at most [`PREFETCH_PARSE_BYTES`], one thread). Between
+    /// source files (at most [`PREFETCH_PARSE_BYTES`], on one thread per core). Between
     /// batches and files it waits while a call runs, so it never slows one
     /// down by more than a batch or one file's parse; it returns once
     /// `cancel` is cancelled.
@@ -206,20 +208,58 @@ impl Engine {
         );
         sources.sort_by_key(|(len, _)| std::cmp::Reverse(*len));
         let mut left = PREFETCH_PARSE_BYTES as usize;
-        for (len, doc) in sources {
-            if !self.idle(cancel) {
-                done.cancelled = true;
-                return Ok(done);
-            }
-            if len > left {
-                continue;
-            }
-            let Some(doc) = doc.upgrade() else { continue };
-            left -= len;
-            done.parsed += usize::from(doc.parse_ahead(&stop));
-        }
+        let sources: Vec<Weak<Doc>> = sources
+            .into_iter()
+            .filter(|(len, _)| {
+                let fits = *len <= left;
+                if fits {
+                    left -= len;
+                }
+                fits
+            })
+            .map(|(_, doc)| doc)
+            .collect();
+        done.parsed = self.parse_ahead(&sources, cancel);
         done.cancelled = stop();
         Ok(done)
+    }
+
+    /// Parses `sources` in order, on threads of its own, one per
+    /// core ([`PREFETCH_PARSE_THREADS`] at most), each thread waiting before
+    /// each file while a call runs. Not rayon's global pool: a prefetch thread
+    /// waiting for a call to end must not hold a worker the call's own
+    /// parallel work needs. Returns the files whose symbols were kept.
+    fn parse_ahead(&self, sources: &[Weak<Doc>], cancel: &CancellationToken) -> usize {
+        let stop = || cancel.is_cancelled();
+        let parsed = AtomicUsize::new(0);
+        let next = AtomicUsize::new(0);
+        let work = || loop {
+            let i = next.fetch_add(1, Ordering::SeqCst);
+            let Some(doc) = sources.get(i) else { break };
+            if !self.idle(cancel) {
+                break;
+            }
+            if let Some(doc) = doc.upgrade() {
+                if doc.parse_ahead(&stop) {
+                    parsed.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        };
+        let threads = std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .clamp(1, PREFETCH_PARSE_THREADS);
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                let spawned = std::thread::Builder::new()
+                    .name("ctxloop-prefetch-parse".into())
+                    .spawn_scoped(scope, work);
+                if let Err(e) = spawned {
+                    tracing::warn!("prefetch: parse thread not started: {e}");
+                }
+            }
+            work();
+        });
+        parsed.into_inner()
     }
 
     /// The engine's pipeline for a call on `root`, plus the history pass
