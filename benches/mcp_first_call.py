@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Times `retrieve` over MCP stdio on a sympy tree: the first call WAIT s after the server
 starts, three warm calls, a warm call of another task, three calls each after appending a
-comment to sympy/simplify/trigsimp.py (the script puts the file's bytes back afterwards, also on
-error), and two warm calls again.
+comment to sympy/simplify/trigsimp.py (the script puts the file's bytes and its access and
+modification times back afterwards, also on error), and two warm calls again. It writes into
+ROOT: point it at a copy of a shared tree, not at the tree itself.
 Prints one JSON line of milliseconds (and each call's first file).
 
     python3 benches/mcp_first_call.py target/release/ctxloop /tmp/sympy 3 [--no-prefetch]
@@ -40,6 +41,7 @@ res["warm_other_task"] = retrieve(TASK2)
 touched = os.path.join(root, "sympy/simplify/trigsimp.py")
 with open(touched, "rb") as f:
     original = f.read()
+times = os.stat(touched)
 touch_ms = []
 try:
     for i in range(3):
@@ -49,6 +51,7 @@ try:
 finally:
     with open(touched, "wb") as f:
         f.write(original)
+    os.utime(touched, ns=(times.st_atime_ns, times.st_mtime_ns))
 res["after_touch"] = touch_ms
 res["warm_again"] = [retrieve(TASK)[0] for _ in range(2)]
 p.stdin.close(); p.wait()
