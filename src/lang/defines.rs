@@ -227,7 +227,14 @@ mod tests {
         let user = "<?php\nuse App\\Models\\Order;\n\nclass Checkout extends Base\n{\n\
                     public function run(Order $order)\n    {\n        $t = Order::total();\n\
                     return helper($order->refresh(), APP_VERSION, Order::STATUS);\n    }\n}\n";
-        for name in ["Order", "total", "helper", "refresh", "APP_VERSION", "STATUS"] {
+        for name in [
+            "Order",
+            "total",
+            "helper",
+            "refresh",
+            "APP_VERSION",
+            "STATUS",
+        ] {
             assert!(!agrees("src/Checkout.php", user, name), "{name}");
         }
         assert!(agrees("src/Checkout.php", user, "run"));
