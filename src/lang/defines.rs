@@ -15,14 +15,16 @@
 //! definition of the name (a declaration split across lines between its
 //! keyword and its name, rare in practice, is the exception). A row without
 //! definition words (`None`: languages whose methods have no keyword, as
-//! Java's or C's) always answers true.
+//! Java's, C#'s or C/C++'s, and JavaScript/TypeScript, whose object-literal
+//! pairs and assignments define a function in the middle of a line) always
+//! answers true.
 
 use super::LanguageSpec;
 
 /// The words of a language that introduce a definition: see the module doc.
 #[derive(Debug)]
 pub struct DefinitionWords {
-    /// Words right before the name (spaces, `!` or a `self.` between).
+    /// Words right before the name (spaces, `!`, `&` or a `self.` between).
     pub before: &'static [&'static str],
     /// Words anywhere before the name on its line.
     pub anywhere: &'static [&'static str],
@@ -58,7 +60,7 @@ pub fn may_define(spec: &LanguageSpec, text: &str, name: &str) -> bool {
             return true;
         }
         // Right after a definition word.
-        let mut prev = line.trim_end_matches([' ', '\t', '!']);
+        let mut prev = line.trim_end_matches([' ', '\t', '!', '&']);
         if let Some(p) = prev.strip_suffix("self.") {
             prev = p.trim_end();
         }
@@ -114,6 +116,22 @@ pub(super) const GO: DefinitionWords = DefinitionWords {
 pub(super) const RUBY: DefinitionWords = DefinitionWords {
     before: &["def", "class", "module", "alias"],
     anywhere: &[],
+};
+
+/// PHP: `namespace`, `class`, `interface`, `trait`, `enum`, `function`
+/// (methods too: `public static function &x`); a `const` line defines every
+/// name after it (`const A = 1, B = 2;`), and `define('X', ...)` names its
+/// constant in a string.
+pub(super) const PHP: DefinitionWords = DefinitionWords {
+    before: &[
+        "namespace",
+        "class",
+        "interface",
+        "trait",
+        "enum",
+        "function",
+    ],
+    anywhere: &["const", "define"],
 };
 
 #[cfg(test)]
@@ -182,6 +200,44 @@ mod tests {
             "class User < Token\n  issue(1)\nend\n",
             "Token"
         ));
+    }
+
+    #[test]
+    fn a_php_file_that_only_uses_a_name_is_not_parsed_for_it() {
+        let php = "<?php\nnamespace App\\Models;\n\ninterface Shape {}\ntrait Loggable {}\n\
+                   final class Order extends Model implements Shape\n{\n    use Loggable;\n\
+                   const STATUS = 'new', LIMIT = 3;\n    public static function &total(): int { return 0; }\n\
+                   protected function refresh() {}\n}\n\
+                   enum Suit: string {}\nfunction helper() {}\ndefine('APP_VERSION', '1.0');\n";
+        for name in [
+            "App\\Models",
+            "Shape",
+            "Loggable",
+            "Order",
+            "STATUS",
+            "LIMIT",
+            "total",
+            "refresh",
+            "Suit",
+            "helper",
+            "APP_VERSION",
+        ] {
+            assert!(agrees("src/Order.php", php, name), "{name}");
+        }
+        let user = "<?php\nuse App\\Models\\Order;\n\nclass Checkout extends Base\n{\n\
+                    public function run(Order $order)\n    {\n        $t = Order::total();\n\
+                    return helper($order->refresh(), APP_VERSION, Order::STATUS);\n    }\n}\n";
+        for name in [
+            "Order",
+            "total",
+            "helper",
+            "refresh",
+            "APP_VERSION",
+            "STATUS",
+        ] {
+            assert!(!agrees("src/Checkout.php", user, name), "{name}");
+        }
+        assert!(agrees("src/Checkout.php", user, "run"));
     }
 
     #[test]

@@ -142,7 +142,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         extensions: &["php"],
         grammar: php,
         tags: include_str!("../../queries/php/tags.scm"),
-        definition_words: None,
+        definition_words: Some(&defines::PHP),
     },
 ];
 
