@@ -61,12 +61,24 @@ pub fn snippets(
         .collect();
     merge_neighbours(chosen)
         .into_iter()
+        .map(|(s, e)| (s, with_trailing_blank(&lines, e)))
         .map(|(s, e)| Snippet {
             start_line: s,
             end_line: e,
             text: lines[s - 1..e].join("\n"),
         })
         .collect()
+}
+
+/// A region's end moved past the blank line after it, if there is one: a
+/// new definition is inserted there (the edit's line is that blank line,
+/// the one it follows), so the snippet shows where it goes. One line, about
+/// one token.
+fn with_trailing_blank(lines: &[&str], e: usize) -> usize {
+    match lines.get(e) {
+        Some(l) if l.trim().is_empty() => e + 1,
+        _ => e,
+    }
 }
 
 /// Prefix sums of the evidence per line: a region's total in O(1).
@@ -237,7 +249,8 @@ mod tests {
             &text,
             "render raises ValueError: width must be at least four",
         );
-        assert_eq!((sn[0].start_line, sn[0].end_line), (1, 100), "{:?}", sn[0]);
+        // Lines 1-100 and the blank line after, where a new function goes.
+        assert_eq!((sn[0].start_line, sn[0].end_line), (1, 101), "{:?}", sn[0]);
     }
 
     #[test]
@@ -249,7 +262,7 @@ mod tests {
             "load_token and save_token lose the token",
         );
         assert_eq!(sn.len(), 1, "{sn:?}");
-        assert_eq!((sn[0].start_line, sn[0].end_line), (3, 7));
+        assert_eq!((sn[0].start_line, sn[0].end_line), (3, 8));
         assert!(
             sn[0].text.contains("\n\ndef save_token"),
             "{:?}",
@@ -360,6 +373,20 @@ mod tests {
                 .any(|s| s.start_line <= after && after <= s.end_line),
             "line {after}: {sn:?}"
         );
+    }
+
+    #[test]
+    fn the_blank_line_after_a_shown_definition_is_in_its_snippet() {
+        // A new function goes after `token_expiry`: the edit's line is the
+        // blank line past its end, which the snippet must hold.
+        let mut text = String::from("import os\n\ndef token_expiry(t):\n    return t.expiry\n\n");
+        text.push_str("def unrelated():\n");
+        for i in 0..40 {
+            text.push_str(&format!("    os.step_{i}()\n"));
+        }
+        let sn = snippets_for("auth/token.py", &text, "token expiry is wrong");
+        assert_eq!(sn.len(), 1, "{sn:?}");
+        assert_eq!((sn[0].start_line, sn[0].end_line), (3, 5), "{sn:?}");
     }
 
     #[test]
