@@ -24,6 +24,9 @@ impl Session {
         excludes: &[String],
     ) -> Result<DispatchOutput> {
         let filter = self.start_cycle(patterns, keywords, excludes)?;
+        if self.cycle == 1 {
+            self.read_history_ahead();
+        }
         let t0 = Instant::now();
         let (loaded, walk_stopped, t_walk) = self.walk_and_read(corpus, t0);
         let t_load = t0.elapsed();
@@ -69,6 +72,31 @@ impl Session {
             stats,
             truncated: self.truncated.clone(),
         })
+    }
+
+    /// Starts reading the root's history (one `git log`, into the engine's
+    /// history cache, memory only) on a thread of its own, so that it runs
+    /// beside the first cycle's walk, reads and parses instead of after
+    /// them: the links of the later cycles are its only reader, and the
+    /// first evaluation looks for them unless the loop stops (sympy: a
+    /// 0.3 s `git log` on the cold call's path). The same commit's history
+    /// is read either way, so the answer does not change. Not with one
+    /// cycle (no links), no history, or a call already out of time.
+    fn read_history_ahead(&mut self) {
+        if self.config.max_cycles < 2 || self.limits.hit().is_some() {
+            return;
+        }
+        let Some(past) = self.past.clone() else {
+            return;
+        };
+        let limits = self.limits.clone();
+        let read = move || {
+            past.get(&|| limits.hit().is_some());
+        };
+        self.history_ahead = std::thread::Builder::new()
+            .name("ctxloop-history".into())
+            .spawn(read)
+            .ok();
     }
 
     /// Scores the cycle's candidates with the current query; past the

@@ -285,6 +285,11 @@ impl Session {
             .collect();
         let limits = self.limits.clone();
         let stop = || limits.hit().is_some();
+        // Read ahead since the first dispatch: wait for it, then it is
+        // there (or, stopped by an earlier call's limits, read now).
+        if let Some(ahead) = self.history_ahead.take() {
+            let _ = ahead.join();
+        }
         let history = self.past.as_ref().and_then(|h| h.get(&stop));
         let mut found = links::linked(&highs, &self.corpus, history, &context, &stop);
         found.retain(|l| l.strength >= MIN_LINK);

@@ -48,6 +48,9 @@ pub struct Session {
     /// The root's history, read when the later cycles' links first need it
     /// (files that change together); `None` with `--no-history`.
     pub past: Option<Arc<crate::history::LazyHistory>>,
+    /// The thread reading `past` ahead, started by the first dispatch
+    /// (see `read_history_ahead`); joined before the links read it.
+    history_ahead: Option<std::thread::JoinHandle<()>>,
     pub config: LoopConfig,
     root: Root,
     query: Query,
@@ -104,6 +107,7 @@ impl Session {
             weights: Weights::default(),
             pipeline: Pipeline::default(),
             past: None,
+            history_ahead: None,
             root: root_info(&config.root),
             task_query: TaskQuery::new(&config.task, &config.keywords),
             config,
