@@ -71,7 +71,8 @@ fn first_lines_within(
 /// its rank and by the snippet's place among the file's snippets (1 for the
 /// best). So the top file's best definitions come before a lower file's,
 /// a low-tier file gets text only when the files above it have theirs (and
-/// at most 1/12 of the budget), and a snippet that does not fit what is
+/// at most 1/12 of the budget until every snippet had its turn; what is left
+/// then goes on in the same order, uncapped), and a snippet that does not fit what is
 /// left is cut to the first lines that fit (at least `MIN_CUT_TOKENS` (48) of
 /// room; the rest becomes a handle), else stays a handle, while smaller ones
 /// after it may still fit. The
@@ -135,7 +136,13 @@ struct Spent {
     cut: Vec<(usize, usize, usize)>,
 }
 
-/// Spends the budget left after the `used` reserved tokens along `order`.
+/// Spends the budget left after the `used` reserved tokens along `order`,
+/// in two passes: the first keeps each low-tier file within 1/12 of the
+/// budget, so the files above it have their text first; the second gives
+/// what the first left over to the snippets still without text (or cut), in
+/// the same order, with no cap. When every file is low tier (a task naming
+/// nothing the tree defines), the first pass alone would leave most of the
+/// budget unspent while the rank-2 file's snippets stay handles.
 fn spend(
     files: &[File],
     order: &[(f64, usize, usize, usize)],
@@ -146,33 +153,54 @@ fn spend(
         .iter()
         .map(|f| vec![false; f.snippets.len()])
         .collect();
-    // A low-tier file never takes more than 1/12 of the budget.
+    // Per file and snippet, the lines kept and tokens spent when it is cut.
+    let mut cuts: Vec<Vec<Option<(usize, usize)>>> =
+        files.iter().map(|f| vec![None; f.snippets.len()]).collect();
     let mut spent = vec![0usize; files.len()];
-    let mut cut: Vec<(usize, usize, usize)> = Vec::new();
-    for &(_, i, j, x) in order {
-        let cap = if files[i].tier == Tier::Low {
-            (budget / 12).saturating_sub(spent[i])
-        } else {
-            usize::MAX
-        };
-        let room = budget.saturating_sub(used).min(cap);
-        if x <= room {
-            used += x;
-            spent[i] += x;
-            kept[i][j] = true;
-        } else if room >= MIN_CUT_TOKENS {
-            // Too long for what is left: its first lines, and the rest as a
-            // handle, rather than a handle alone.
-            let (f, s) = (&files[i], &files[i].snippets[j]);
-            if let Some((lines, x)) = first_lines_within(&f.path, s, room, handle_cost(&f.path, s))
-            {
-                used += x;
-                spent[i] += x;
+    for capped in [true, false] {
+        for &(_, i, j, x) in order {
+            if kept[i][j] && cuts[i][j].is_none() {
+                continue;
+            }
+            // What this snippet's cut already spent is room again if it grows.
+            let had = cuts[i][j].map_or(0, |(_, x)| x);
+            let cap = if capped && files[i].tier == Tier::Low {
+                (budget / 12).saturating_sub(spent[i])
+            } else {
+                usize::MAX
+            };
+            let room = budget.saturating_sub(used).min(cap).saturating_add(had);
+            if x <= room {
+                used = used + x - had;
+                spent[i] = spent[i] + x - had;
                 kept[i][j] = true;
-                cut.push((i, j, lines));
+                cuts[i][j] = None;
+            } else if room >= MIN_CUT_TOKENS {
+                // Too long for what is left: its first lines, and the rest as a
+                // handle, rather than a handle alone.
+                let (f, s) = (&files[i], &files[i].snippets[j]);
+                if let Some((lines, x)) =
+                    first_lines_within(&f.path, s, room, handle_cost(&f.path, s))
+                {
+                    if x > had {
+                        used = used + x - had;
+                        spent[i] = spent[i] + x - had;
+                        kept[i][j] = true;
+                        cuts[i][j] = Some((lines, x));
+                    }
+                }
             }
         }
     }
+    let cut = cuts
+        .iter()
+        .enumerate()
+        .flat_map(|(i, c)| {
+            c.iter()
+                .enumerate()
+                .filter_map(move |(j, c)| c.map(|(lines, _)| (i, j, lines)))
+        })
+        .collect();
     Spent { used, kept, cut }
 }
 
@@ -286,13 +314,39 @@ mod tests {
         ];
         files[1].tier = Tier::Low;
         files[1].relevance = 0.2;
-        let (used, dropped) = pack(&mut files, 1_200);
-        assert!(used <= 1_200, "{used}");
+        let (used, dropped) = pack(&mut files, 1_000);
+        assert!(used <= 1_000, "{used}");
         // Both of the high file's snippets keep their text, in line order.
         assert!(files[0].snippets.iter().all(|s| !s.text.is_empty()));
         assert_eq!(files[0].snippets[0].start_line, 1);
-        // The low file may take 1/12 of the budget: its snippets are handles.
+        // The low file has only what is left, too little for its snippets.
         assert_eq!(dropped, ["low.py:1-50", "low.py:60-99"]);
+    }
+
+    #[test]
+    fn when_every_file_is_low_tier_the_budget_is_spent_down_the_ranks() {
+        // Five low-tier files (a task naming nothing the tree defines), each
+        // with two 1,600-byte snippets: 1/12 of the budget each would leave
+        // 6,000 tokens mostly unspent and the second file's second snippet,
+        // where the edit may be, a handle.
+        let mut files: Vec<File> = (0..5)
+            .map(|i| {
+                let mut f = file(
+                    &format!("src/f{i}.c"),
+                    &[(10, 50, 1_600), (100, 140, 1_600)],
+                );
+                f.tier = Tier::Low;
+                f.relevance = 0.4 - 0.01 * i as f64;
+                f
+            })
+            .collect();
+        let (used, dropped) = pack(&mut files, 6_000);
+        assert!(used <= 6_000, "{used}");
+        assert!(used > 3_000, "budget left unspent: {used}");
+        assert!(
+            files[1].snippets.iter().all(|s| !s.text.is_empty()),
+            "{dropped:?}"
+        );
     }
 
     #[test]
