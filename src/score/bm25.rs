@@ -124,9 +124,20 @@ pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) 
 /// stem is a class name of several words, and one everyday word of the task
 /// ("style", "option", "fix", "response") would otherwise give the full bonus
 /// to every class whose name merely holds it.
+///
+/// Only a class-like stem (CamelCase: a capital after the first byte, no `_`
+/// or `-`) is scaled; a snake_case module name (`default_types.rs`,
+/// `trigsimp.py`) is chosen to describe the module, and any of its words is
+/// a reading of it (measured: scaling those too moved ripgrep's
+/// `ignore/types: add Hurl` from `default_types.rs` to `types.rs`).
 pub fn stem_coverage(rel: &str, q: &TaskQuery) -> f64 {
     let file = rel.rsplit('/').next().unwrap_or(rel);
     let stem = file.split('.').next().unwrap_or(file);
+    let class_like =
+        !stem.contains(['_', '-']) && stem.bytes().skip(1).any(|b| b.is_ascii_uppercase());
+    if !class_like {
+        return 1.0;
+    }
     let held = |h: &u64| q.terms.iter().any(|t| !t.alternative && t.hash == *h);
     let (mut words, mut matched) = (0usize, 0usize);
     for (whole, parts) in crate::query::tokenize::name_words(stem) {
@@ -237,6 +248,9 @@ mod tests {
         assert_eq!(stem_coverage("lib/style.py", &q), 1.0);
         let third = stem_coverage("src/Humanizer/IndianScaleStyle.cs", &q);
         assert!((third - 1.0 / 3.0).abs() < 1e-9, "{third}");
+        // A snake_case module name keeps the full bonus for any of its words.
+        let q = TaskQuery::new("ignore/types: add Hurl", &[]);
+        assert_eq!(stem_coverage("crates/ignore/src/default_types.rs", &q), 1.0);
     }
 
     #[test]
