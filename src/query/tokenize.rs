@@ -270,6 +270,24 @@ pub fn for_each_term_hash(text: &str, mut f: impl FnMut(u64)) {
     });
 }
 
+/// The words of a file name, as term hashes: for each identifier of `name`
+/// (a file stem such as `IndianScaleStyle` or `line_gen`), its own hash and
+/// the hashes of its parts of two or more bytes (none when it has one part).
+/// [`crate::score`] compares them with a query's terms to tell a file named
+/// by a query word (`Style.cs`) from one whose name only holds it among
+/// others (`IndianScaleStyle.cs`).
+pub fn name_words(name: &str) -> Vec<(u64, Vec<u64>)> {
+    let mut out = Vec::new();
+    each_identifier(name, |id, multi| {
+        let mut parts = Vec::new();
+        if multi {
+            each_long_part(id, |p| parts.push(term_hash(p)));
+        }
+        out.push((term_hash(id), parts));
+    });
+    out
+}
+
 /// Calls `f` with every index term of `text`, lowercased: each identifier whole
 /// and, when it has several parts, each part of two or more characters.
 pub fn for_each_term(text: &str, mut f: impl FnMut(&str)) {

@@ -77,6 +77,7 @@ pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) 
     let (mut bm25, mut path) = (0.0, 0.0);
     let mut hits: Vec<(f64, &str)> = Vec::new();
     let mut path_hits: Vec<&str> = Vec::new();
+    let mut coverage: Option<f64> = None;
     for ((t, &idf), &tf) in q.terms.iter().zip(&st.idf).zip(&st.tf[idx]) {
         let tf = f64::from(tf);
         let weight = t.weight * if t.alternative { w.alternate } else { 1.0 };
@@ -89,8 +90,12 @@ pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) 
             hits.push((s, &t.text));
         }
         if doc.path_terms.binary_search(&t.hash).is_ok() {
-            let stem = doc.stem_terms.contains(&t.hash);
-            path += weight * idf * (w.path + if stem { w.stem } else { 0.0 });
+            let stem = if doc.stem_terms.contains(&t.hash) {
+                *coverage.get_or_insert_with(|| stem_coverage(ctx.cands[idx].rel, q))
+            } else {
+                0.0
+            };
+            path += weight * idf * (w.path + w.stem * stem);
             path_hits.push(&t.text);
         }
     }
@@ -109,6 +114,45 @@ pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) 
         }
     }
     (bm25, path)
+}
+
+/// Share of the words of `rel`'s file stem that `q`'s terms hold (0 to 1):
+/// 1 for `Style.cs` or `style.py` against "style", a third for
+/// `IndianScaleStyle.cs`, 1 again when the query names the whole identifier
+/// (`IndianScaleStyle`). The stem bonus ([`Weights::stem`]) is for a file
+/// *named* by the task; in file-per-class code (Java, C#, PHP, Kotlin) every
+/// stem is a class name of several words, and one everyday word of the task
+/// ("style", "option", "fix", "response") would otherwise give the full bonus
+/// to every class whose name merely holds it.
+///
+/// Only a class-like stem (CamelCase: a capital after the first byte, no `_`
+/// or `-`) is scaled; a snake_case module name (`default_types.rs`,
+/// `trigsimp.py`) is chosen to describe the module, and any of its words is
+/// a reading of it (measured: scaling those too moved ripgrep's
+/// `ignore/types: add Hurl` from `default_types.rs` to `types.rs`).
+pub fn stem_coverage(rel: &str, q: &TaskQuery) -> f64 {
+    let file = rel.rsplit('/').next().unwrap_or(rel);
+    let stem = file.split('.').next().unwrap_or(file);
+    let class_like =
+        !stem.contains(['_', '-']) && stem.bytes().skip(1).any(|b| b.is_ascii_uppercase());
+    if !class_like {
+        return 1.0;
+    }
+    let held = |h: &u64| q.terms.iter().any(|t| !t.alternative && t.hash == *h);
+    let (mut words, mut matched) = (0usize, 0usize);
+    for (whole, parts) in crate::query::tokenize::name_words(stem) {
+        let n = parts.len().max(1);
+        words += n;
+        matched += if held(&whole) {
+            n
+        } else {
+            parts.iter().filter(|p| held(p)).count()
+        };
+    }
+    if words == 0 {
+        return 1.0;
+    }
+    matched as f64 / words as f64
 }
 
 /// The lexical pass: every allowed candidate with BM25 or path evidence
@@ -156,6 +200,58 @@ fn doc_freqs(tf: &[Vec<u32>], terms: usize) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::corpus::Doc;
+    use std::sync::Arc;
+
+    /// Files of `files` ranked by [`super::super::score`] for `task`, best first.
+    fn ranked(files: &[(&str, &str)], task: &str) -> Vec<String> {
+        let docs: Vec<Arc<Doc>> = files
+            .iter()
+            .map(|(r, t)| Arc::new(Doc::for_test(r, t)))
+            .collect();
+        let rels: Vec<&str> = files.iter().map(|(rel, _)| *rel).collect();
+        let cands = super::super::test_candidates(&rels, &docs);
+        let q = TaskQuery::new(task, &[]);
+        super::super::score(
+            &cands,
+            &q,
+            &crate::score::Focus::default(),
+            &Weights::default(),
+            false,
+            &|| false,
+        )
+        .into_iter()
+        .map(|s| files[s.idx].0.to_string())
+        .collect()
+    }
+
+    #[test]
+    fn one_word_of_a_class_name_weighs_less_than_a_file_named_by_it() {
+        // File-per-class code: every stem is a class name of several words.
+        // "style" is one word of three in `IndianScaleStyle.cs` and the whole
+        // name of `Style.cs`: with the same body, the file the word names
+        // ranks first, whichever comes first in the walk.
+        let body = "class C { string style; string locale; }\n";
+        let files = [
+            ("src/Humanizer/IndianScaleStyle.cs", body),
+            ("src/Humanizer/Style.cs", body),
+            ("src/Humanizer/Words.cs", "class Words { string locale; }\n"),
+        ];
+        let r = ranked(&files, "Simplify the locale style");
+        assert_eq!(r[0], "src/Humanizer/Style.cs", "{r:?}");
+        // A file the task names whole keeps the full file-name bonus.
+        let q = TaskQuery::new("Fix IndianScaleStyle", &[]);
+        assert_eq!(stem_coverage("src/Humanizer/IndianScaleStyle.cs", &q), 1.0);
+        let q = TaskQuery::new("style", &[]);
+        assert_eq!(stem_coverage("src/Style.cs", &q), 1.0);
+        assert_eq!(stem_coverage("lib/style.py", &q), 1.0);
+        let third = stem_coverage("src/Humanizer/IndianScaleStyle.cs", &q);
+        assert!((third - 1.0 / 3.0).abs() < 1e-9, "{third}");
+        // A snake_case module name keeps the full bonus for any of its words.
+        let q = TaskQuery::new("ignore/types: add Hurl", &[]);
+        assert_eq!(stem_coverage("crates/ignore/src/default_types.rs", &q), 1.0);
+    }
 
     #[test]
     fn a_rarer_term_weighs_more_and_no_idf_is_negative() {

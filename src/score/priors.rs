@@ -26,7 +26,7 @@ pub fn is_test_path(rel: &str) -> bool {
         ) || seg.strip_prefix("test").is_some_and(|rest| {
             // `test-jdk17`, `tests-integration`: a test tree with a suffix.
             rest.starts_with('-') || rest.starts_with("s-")
-        })
+        }) || is_named_test_dir(seg)
     }) || file.starts_with("test_")
         || file.contains("_test.")
         || file.contains("_tests.")
@@ -37,6 +37,29 @@ pub fn is_test_path(rel: &str) -> bool {
         // CamelCase conventions (Java, C#, Kotlin, PHP). Not a `Test`
         // prefix: frameworks have sources like `TestAttribute.cs`.
         || (stem.len() > 4 && (stem.ends_with("Test") || stem.ends_with("Tests")))
+}
+
+/// A test directory named for what it tests: a .NET test project
+/// (`Humanizer.Tests`, `Foo.UnitTests`, `Foo.IntegrationTests`), or a tree
+/// with a prefix (`windows-tests`, `integration_tests`, `e2e-test`), and
+/// Jest's `__mocks__` and RSpec-style `specs`. Compared without case: .NET
+/// capitalises project names. A bare `Tests` or `Testing` stays source
+/// (NUnit's `Internal/Tests/TestSuite.cs`, Laravel's `Testing/Fakes`).
+fn is_named_test_dir(seg: &str) -> bool {
+    let lower = seg.to_ascii_lowercase();
+    matches!(lower.as_str(), "__mocks__" | "specs")
+        || [
+            ".tests",
+            ".unittests",
+            ".integrationtests",
+            ".test",
+            "-tests",
+            "_tests",
+            "-test",
+            "_test",
+        ]
+        .iter()
+        .any(|sfx| lower.len() > sfx.len() && lower.ends_with(sfx))
 }
 
 /// Directories of material beside the product's code: docs, examples,
@@ -208,6 +231,26 @@ mod tests {
         ));
         assert!(!is_test_path("src/Illuminate/Testing/TestResponse.php"));
         assert!(!is_test_path("src/latest.py"));
+    }
+
+    #[test]
+    fn test_projects_named_for_what_they_test_are_tests() {
+        // .NET names a test project after the project it tests; other trees
+        // put a prefix before `-tests`. Their helpers are not named `*Tests`.
+        assert!(is_test_path(
+            "tests/Humanizer.Tests/Localisation/ResourceKeys.cs"
+        ));
+        assert!(is_test_path("src/Foo.UnitTests/Helpers/FakeClock.cs"));
+        assert!(is_test_path("src/NUnitFramework/windows-tests/Program.cs"));
+        assert!(is_test_path("crates/core/integration_tests/common.rs"));
+        assert!(is_test_path("src/__mocks__/axios.js"));
+        // Sources whose directory merely holds the word stay source.
+        assert!(!is_test_path(
+            "src/NUnitFramework/framework/Internal/Tests/TestSuite.cs"
+        ));
+        assert!(!is_test_path("src/Illuminate/Testing/Fakes/Fake.php"));
+        assert!(!is_test_path("src/pytest/latest/runner.py"));
+        assert!(!is_test_path("lib/contests/score.rb"));
     }
 
     fn cand_prior(rel: &str) -> f64 {
