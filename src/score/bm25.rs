@@ -201,29 +201,12 @@ fn doc_freqs(tf: &[Vec<u32>], terms: usize) -> Vec<u32> {
 mod tests {
     use super::*;
 
-    use crate::corpus::Doc;
-    use std::sync::Arc;
-
-    /// Files of `files` ranked by [`super::super::score`] for `task`, best first.
+    /// Files of `files` ranked for `task`, best first.
     fn ranked(files: &[(&str, &str)], task: &str) -> Vec<String> {
-        let docs: Vec<Arc<Doc>> = files
-            .iter()
-            .map(|(r, t)| Arc::new(Doc::for_test(r, t)))
-            .collect();
-        let rels: Vec<&str> = files.iter().map(|(rel, _)| *rel).collect();
-        let cands = super::super::test_candidates(&rels, &docs);
-        let q = TaskQuery::new(task, &[]);
-        super::super::score(
-            &cands,
-            &q,
-            &crate::score::Focus::default(),
-            &Weights::default(),
-            false,
-            &|| false,
-        )
-        .into_iter()
-        .map(|s| files[s.idx].0.to_string())
-        .collect()
+        super::super::test_score(files, task)
+            .into_iter()
+            .map(|s| files[s.idx].0.to_string())
+            .collect()
     }
 
     #[test]

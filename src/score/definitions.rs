@@ -179,9 +179,6 @@ impl Pass for Definitions {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{score, Focus};
-    use super::*;
-    use crate::corpus::Doc;
 
     fn defines_of(task: &str) -> Vec<(String, Vec<String>)> {
         let files = [
@@ -197,24 +194,10 @@ mod tests {
             ("src/db/pool.py", "def session():\n    return Pool()\n"),
             ("src/cache/lru.py", "class session:\n    pass\n"),
         ];
-        let docs: Vec<Arc<Doc>> = files
-            .iter()
-            .map(|(r, t)| Arc::new(Doc::for_test(r, t)))
-            .collect();
-        let rels: Vec<&str> = files.iter().map(|(rel, _)| *rel).collect();
-        let cands = super::super::test_candidates(&rels, &docs);
-        let q = TaskQuery::new(task, &[]);
-        score(
-            &cands,
-            &q,
-            &Focus::default(),
-            &Weights::default(),
-            false,
-            &|| false,
-        )
-        .into_iter()
-        .map(|s| (files[s.idx].0.to_string(), s.defines))
-        .collect()
+        super::super::test_score(&files, task)
+            .into_iter()
+            .map(|s| (files[s.idx].0.to_string(), s.defines))
+            .collect()
     }
 
     #[test]

@@ -121,6 +121,27 @@ pub(crate) fn test_candidates<'a, R: AsRef<str>>(
         .collect()
 }
 
+/// `files` (path, text) scored for `task` with the default weights, best
+/// first, as (index into `files`, score) (unit tests).
+#[cfg(test)]
+pub(crate) fn test_score(files: &[(&str, &str)], task: &str) -> Vec<Scored> {
+    let docs: Vec<Arc<Doc>> = files
+        .iter()
+        .map(|(r, t)| Arc::new(Doc::for_test(r, t)))
+        .collect();
+    let rels: Vec<&str> = files.iter().map(|(rel, _)| *rel).collect();
+    let cands = test_candidates(&rels, &docs);
+    let q = crate::query::TaskQuery::new(task, &[]);
+    score(
+        &cands,
+        &q,
+        &Focus::default(),
+        &Weights::default(),
+        false,
+        &|| false,
+    )
+}
+
 /// Scores every allowed candidate with the default [`Scorer`]; BM25's
 /// statistics come from the files sharing a term with the query (see
 /// [`Weights::idf_scope`]). Returns files with any evidence, best first; the first
