@@ -213,29 +213,18 @@ mod tests {
 
     #[test]
     fn a_file_the_task_names_carries_that_evidence_and_its_reason() {
-        let docs: Vec<Arc<Doc>> = [
-            (
-                "src/billing/ledger.py",
-                "def post(entry):\n    return entry\n",
-            ),
-            (
-                "src/auth/token.py",
-                "def expiry(token):\n    return token.exp\n",
-            ),
-        ]
-        .iter()
-        .map(|(rel, text)| Arc::new(Doc::for_test(rel, text)))
-        .collect();
-        let rels = ["src/billing/ledger.py", "src/auth/token.py"];
-        let cands = test_candidates(&rels, &docs);
-        let q = TaskQuery::new("token expiry is wrong in billing/ledger.py", &[]);
-        let scored = score(
-            &cands,
-            &q,
-            &Focus::default(),
-            &Weights::default(),
-            false,
-            &|| false,
+        let scored = test_score(
+            &[
+                (
+                    "src/billing/ledger.py",
+                    "def post(entry):\n    return entry\n",
+                ),
+                (
+                    "src/auth/token.py",
+                    "def expiry(token):\n    return token.exp\n",
+                ),
+            ],
+            "token expiry is wrong in billing/ledger.py",
         );
         let ledger = scored
             .iter()
