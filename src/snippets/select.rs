@@ -21,6 +21,9 @@ const MAX_SNIPPETS: usize = 8;
 /// is merged into it (the lines between are the class's docstring and
 /// attributes); farther away it is left out, never a snippet of its own.
 const MAX_SIGNATURE_GAP: usize = 12;
+/// A chosen region this many lines or fewer (a one-line closure or arrow
+/// function) gives way to a matching definition around it: see [`choose`].
+const TINY_REGION_LINES: usize = 3;
 
 /// The regions of `doc` that best match the query, best first (at most
 /// `MAX_SNIPPETS`): the definitions (functions, methods, classes,
@@ -131,7 +134,8 @@ fn nested_evidence(defs: &[&Definition], n: usize, totals: &Totals) -> Vec<f64> 
     nested
 }
 
-/// The definitions that match, as (score, start, end), best first: the
+/// The definitions that match, as (score, start, end, whether it is a
+/// function or method), best first: the
 /// query terms of their lines (more for a definition the file is ranked for
 /// or the task names), divided by a slowly growing function of their length,
 /// plus their own evidence.
@@ -142,8 +146,8 @@ fn scored_regions(
     q: &TaskQuery,
     defines: &[String],
     totals: &Totals,
-) -> Vec<(f64, usize, usize)> {
-    let mut regions: Vec<(f64, usize, usize)> = Vec::new();
+) -> Vec<(f64, usize, usize, bool)> {
+    let mut regions: Vec<(f64, usize, usize, bool)> = Vec::new();
     for (i, d) in defs.iter().enumerate() {
         let (s, e) = (d.start_line, d.end_line.min(lines.len()));
         let mut score = region_hits(&lines[s - 1..e], q);
@@ -159,7 +163,8 @@ fn scored_regions(
         // one to show, however long.
         score += (totals.of(s, e) - nested[i]).clamp(0.0, MAX_EVIDENCE);
         if score > 0.0 {
-            regions.push((score, s, e));
+            let callable = matches!(d.kind, DefKind::Function | DefKind::Method);
+            regions.push((score, s, e, callable));
         }
     }
     regions.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -170,13 +175,13 @@ fn scored_regions(
 /// as (start, end, longest it may be); the densest window when none
 /// matched.
 fn choose(
-    regions: &[(f64, usize, usize)],
+    regions: &[(f64, usize, usize, bool)],
     lines: &[&str],
     q: &TaskQuery,
     evidence: &[f64],
 ) -> Vec<(usize, usize, usize)> {
     let mut chosen: Vec<(usize, usize, usize)> = Vec::new();
-    for &(_, s, e) in regions {
+    for &(_, s, e, callable) in regions {
         if chosen.len() == MAX_SNIPPETS {
             break;
         }
@@ -189,17 +194,47 @@ fn choose(
         } else {
             MAX_SNIPPET_LINES
         };
-        let (s, e) = cut_range(lines, s, e, q, evidence, max);
-        if chosen.iter().any(|&(cs, ce, _)| s <= ce && cs <= e) {
+        let (cs, ce) = cut_range(lines, s, e, q, evidence, max);
+        let overlaps = |&(a, b, _): &(usize, usize, usize)| cs <= b && a <= ce;
+        if chosen.iter().any(overlaps) {
+            // A tiny region chosen first (an arrow function or a closure of
+            // one line, `slot = () => []`) keeps out the function around
+            // it, where the edit is: the enclosing function takes its
+            // place (cut to that place's length). Not a class: its method
+            // of three lines is the better snippet.
+            if let Some(k) = absorbed(&chosen, s, e).filter(|_| callable) {
+                let max = chosen[k].2;
+                let (cs, ce) = cut_range(lines, s, e, q, evidence, max);
+                let others = chosen
+                    .iter()
+                    .enumerate()
+                    .any(|(i, &(a, b, _))| i != k && cs <= b && a <= ce);
+                if !others && cs <= chosen[k].0 && chosen[k].1 <= ce {
+                    chosen[k] = (cs, ce, max);
+                }
+            }
             continue;
         }
-        chosen.push((s, e, max));
+        chosen.push((cs, ce, max));
     }
     if chosen.is_empty() {
         let (s, e) = densest_window(lines, q, evidence);
         chosen.push((s, e, MAX_SNIPPET_LINES));
     }
     chosen
+}
+
+/// The place in `chosen` of the one tiny region (at most `TINY_REGION_LINES`
+/// lines) that the definition `s..=e` holds, when it is the only chosen
+/// region the definition overlaps.
+fn absorbed(chosen: &[(usize, usize, usize)], s: usize, e: usize) -> Option<usize> {
+    let mut hit = chosen
+        .iter()
+        .enumerate()
+        .filter(|&(_, &(a, b, _))| s <= b && a <= e);
+    let (k, &(a, b, _)) = hit.next()?;
+    let tiny = b + 1 - a <= TINY_REGION_LINES && s <= a && b <= e;
+    (tiny && hit.next().is_none()).then_some(k)
 }
 
 /// A method alone hides what a reader needs: the signature of the class or
@@ -387,6 +422,26 @@ mod tests {
         let sn = snippets_for("auth/token.py", &text, "token expiry is wrong");
         assert_eq!(sn.len(), 1, "{sn:?}");
         assert_eq!((sn[0].start_line, sn[0].end_line), (3, 5), "{sn:?}");
+    }
+
+    #[test]
+    fn a_one_line_closure_gives_way_to_the_function_around_it() {
+        // `slot = () => []` is the tightest match, but the edit is in the
+        // function around it (vuejs `renderSlot`): that function is shown.
+        let mut text = String::from(
+            "export function renderSlot(slots: Slots, name: string): VNode {\n  let slot = slots[name]\n  if (slot && slot.length > 1) {\n    slot = () => []\n  }\n",
+        );
+        for i in 0..30 {
+            text.push_str(&format!("  const step{i} = compute({i})\n"));
+        }
+        text.push_str("  const key = props.key || slotKey(slot)\n  return createBlock(key)\n}\n");
+        let sn = snippets_for("renderSlot.ts", &text, "Avoid leaking slot branch keys");
+        let key_line = text.lines().position(|l| l.contains("slotKey")).unwrap() + 1;
+        assert!(
+            sn.iter()
+                .any(|s| !s.text.is_empty() && s.start_line <= key_line && key_line <= s.end_line),
+            "line {key_line}: {sn:?}"
+        );
     }
 
     #[test]
