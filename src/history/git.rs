@@ -15,7 +15,8 @@ use super::{short, RepoHistory, CACHED_HISTORIES, MAX_COMMITS, MAX_LOG_BYTES};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Where a call's history comes from.
@@ -181,10 +182,64 @@ fn is_commit_id(s: &str) -> bool {
 }
 
 /// The histories read so far, by (repository, commit id, root prefix): each
-/// `git log` runs once per key.
+/// `git log` runs once per key, also when several callers ask for it at
+/// once (a session's history read-ahead beside its score pass, two calls of
+/// one server): the first reads, the others wait for it (each until its own
+/// `stop`) and take what it cached.
 #[derive(Default)]
 pub struct HistoryCache {
     entries: Mutex<Vec<(Resolved, Arc<RepoHistory>)>>,
+    /// The keys whose `git log` is running, each with what its waiters wait on.
+    reading: Mutex<Vec<(Resolved, Arc<Reading>)>>,
+    /// How many `git log`s this cache started (diagnostics and tests).
+    logs_started: AtomicUsize,
+}
+
+/// One `git log` in flight: set done (and waiters woken) when it ends,
+/// cached or not.
+#[derive(Default)]
+struct Reading {
+    done: Mutex<bool>,
+    ended: Condvar,
+}
+
+impl Reading {
+    /// Waits until the read ends; `false` when `stop` returned true first.
+    fn wait(&self, stop: &dyn Fn() -> bool) -> bool {
+        let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        while !*done {
+            if stop() {
+                return false;
+            }
+            // Polled so that a waiter's own deadline is seen while it waits.
+            done = self
+                .ended
+                .wait_timeout(done, Duration::from_millis(10))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        true
+    }
+}
+
+/// The claim on one key's `git log`: released (and its waiters woken) when
+/// dropped, after the log was cached or given up.
+struct Claim<'a> {
+    cache: &'a HistoryCache,
+    key: &'a Resolved,
+    reading: Arc<Reading>,
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        lock(&self.cache.reading).retain(|(k, _)| k != self.key);
+        *self.reading.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.reading.ended.notify_all();
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl HistoryCache {
@@ -198,9 +253,54 @@ impl HistoryCache {
         stop: &dyn Fn() -> bool,
     ) -> Option<Arc<RepoHistory>> {
         let key = source.resolve(root, stop)?;
-        if let Some((_, h)) = self.lock().iter().find(|(k, _)| *k == key) {
-            return Some(h.clone());
+        loop {
+            // The claim is taken under `reading`'s lock after a look at the
+            // cache, and a reader caches before it releases its claim, so a
+            // finished read is never run again.
+            let claimed = {
+                let mut reading = lock(&self.reading);
+                if let Some(h) = self.cached(&key) {
+                    return Some(h);
+                }
+                match reading.iter().find(|(k, _)| *k == key) {
+                    Some((_, other)) => Err(other.clone()),
+                    None => {
+                        let mine = Arc::new(Reading::default());
+                        reading.push((key.clone(), mine.clone()));
+                        Ok(mine)
+                    }
+                }
+            };
+            match claimed {
+                // Read by another caller: its result, or (stopped, nothing
+                // cached) this caller's turn to read.
+                Err(other) => {
+                    if !other.wait(stop) {
+                        return None;
+                    }
+                }
+                Ok(reading) => {
+                    let _claim = Claim {
+                        cache: self,
+                        key: &key,
+                        reading,
+                    };
+                    return self.read_log(key.clone(), stop);
+                }
+            }
         }
+    }
+
+    fn cached(&self, key: &Resolved) -> Option<Arc<RepoHistory>> {
+        lock(&self.entries)
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, h)| h.clone())
+    }
+
+    /// Runs `key`'s `git log` (the caller holds its claim) and caches it.
+    fn read_log(&self, key: Resolved, stop: &dyn Fn() -> bool) -> Option<Arc<RepoHistory>> {
+        self.logs_started.fetch_add(1, Ordering::Relaxed);
         let start = Instant::now();
         let mut cmd = git(&key.git_dir);
         // Every filter driver the configuration names, emptied (as for
@@ -218,7 +318,7 @@ impl HistoryCache {
             "history: git log read"
         );
         let h = Arc::new(h);
-        let mut entries = self.lock();
+        let mut entries = lock(&self.entries);
         if entries.len() >= CACHED_HISTORIES {
             entries.remove(0);
         }
@@ -226,8 +326,9 @@ impl HistoryCache {
         Some(h)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(Resolved, Arc<RepoHistory>)>> {
-        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    /// How many `git log`s this cache has started.
+    pub fn logs_started(&self) -> usize {
+        self.logs_started.load(Ordering::Relaxed)
     }
 }
 
@@ -273,5 +374,79 @@ impl std::fmt::Debug for LazyHistory {
             .field("source", &self.source)
             .field("root", &self.root)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::root::scratch_git;
+
+    #[test]
+    fn callers_asking_at_once_share_one_git_log() {
+        let repo = tempfile::tempdir().unwrap();
+        let repo = repo.path();
+        let Some(_) = scratch_git(repo, &["init", "-q"]) else {
+            return; // git is not installed
+        };
+        std::fs::write(repo.join("a.py"), "def a():\n    return 1\n").unwrap();
+        scratch_git(repo, &["add", "-A"]).unwrap();
+        scratch_git(repo, &["commit", "-q", "-m", "add a"]).unwrap();
+        let root = repo.canonicalize().unwrap();
+        let cache = HistoryCache::default();
+        let callers = 6;
+        let start = std::sync::Barrier::new(callers);
+        let read: Vec<Option<Arc<RepoHistory>>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..callers)
+                .map(|_| {
+                    s.spawn(|| {
+                        start.wait();
+                        cache.get(&HistorySource::Discover, &root, &|| false)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(read
+            .iter()
+            .all(|h| h.as_ref().is_some_and(|h| h.len() == 1)));
+        assert_eq!(cache.logs_started(), 1, "one git log for one commit");
+        // Asked again later: cached, no new log.
+        cache
+            .get(&HistorySource::Discover, &root, &|| false)
+            .unwrap();
+        assert_eq!(cache.logs_started(), 1);
+    }
+
+    #[test]
+    fn a_caller_stopped_while_another_reads_returns_without_waiting_it_out() {
+        let repo = tempfile::tempdir().unwrap();
+        let repo = repo.path();
+        let Some(_) = scratch_git(repo, &["init", "-q"]) else {
+            return; // git is not installed
+        };
+        scratch_git(repo, &["commit", "-q", "--allow-empty", "-m", "empty"]).unwrap();
+        let root = repo.canonicalize().unwrap();
+        let cache = HistoryCache::default();
+        let key = HistorySource::Discover.resolve(&root, &|| false).unwrap();
+        // Another caller holds the key's claim and has not finished.
+        let other = Arc::new(Reading::default());
+        lock(&cache.reading).push((key.clone(), other.clone()));
+        let asked = AtomicUsize::new(0);
+        // Out of time after a few looks: the wait ends, no log of its own.
+        let stop = || asked.fetch_add(1, Ordering::Relaxed) > 20;
+        assert!(cache.get(&HistorySource::Discover, &root, &stop).is_none());
+        assert_eq!(cache.logs_started(), 0);
+        // The other caller gave up (stopped, nothing cached): the next
+        // caller reads it itself.
+        drop(Claim {
+            cache: &cache,
+            key: &key,
+            reading: other,
+        });
+        assert!(cache
+            .get(&HistorySource::Discover, &root, &|| false)
+            .is_some());
+        assert_eq!(cache.logs_started(), 1);
     }
 }
