@@ -78,8 +78,15 @@ pub(super) fn definition_pass(
                 // A word the task uses only as prose ("the session",
                 // "usage", `git clone`) that a file happens to define is
                 // weak evidence, and no "defines" (high tier), unless the
-                // word is rare in the collection (its BM25 IDF).
-                if !code && idf[j] < PROSE_RARE_IDF && count > PROSE_RARE_DEFINERS {
+                // word is rare in the collection (its BM25 IDF). Few
+                // definers make it telling only when the file defines the
+                // word as a function, type or top-level name: a class
+                // attribute or field named by an everyday word (`preview:
+                // bool`, `type: int`, `path = ...` in a class body) is data
+                // the report's prose does not name.
+                let member_data = d.parent.is_some() && !d.kind.is_callable();
+                if !code && idf[j] < PROSE_RARE_IDF && (count > PROSE_RARE_DEFINERS || member_data)
+                {
                     bonus += def * w.prose_definition;
                     continue;
                 }
@@ -216,5 +223,49 @@ mod tests {
         let code = defines_of("`session()` expires too early after login");
         let store = code.iter().find(|(p, _)| p == "src/web/store.py").unwrap();
         assert_eq!(store.1, ["session"], "{code:?}");
+    }
+
+    /// Each file's definition matches for `task` over `files`.
+    fn defines_in(files: &[(&str, &str)], task: &str) -> Vec<(String, Vec<String>)> {
+        super::super::test_score(files, task)
+            .into_iter()
+            .map(|s| (files[s.idx].0.to_string(), s.defines))
+            .collect()
+    }
+
+    #[test]
+    fn a_prose_word_naming_a_class_attribute_is_not_a_definition_match() {
+        // "preview" is an everyday word of the report; the only file that
+        // defines it does so as a dataclass field (black's `Mode.preview`).
+        let files = [
+            (
+                "src/fmt/mode.py",
+                "class Mode:\n    preview: bool = False\n    line_length: int = 88\n",
+            ),
+            (
+                "src/fmt/linegen.py",
+                "def wrap_parens(node, mode):\n    # keep parens in preview\n    return node\n",
+            ),
+            (
+                "src/fmt/lines.py",
+                "def comprehension(line):\n    return line\n",
+            ),
+        ];
+        let prose = defines_in(&files, "Keep parens around lambda iterables in preview");
+        assert!(
+            prose.iter().all(|(_, d)| !d.iter().any(|n| n == "preview")),
+            "{prose:?}"
+        );
+        // Written as code, the attribute is a definition match.
+        let code = defines_in(
+            &files,
+            "Keep parens around lambda iterables with `mode.preview`",
+        );
+        let mode = code.iter().find(|(p, _)| p == "src/fmt/mode.py").unwrap();
+        assert_eq!(mode.1, ["preview"], "{code:?}");
+        // A function named by a prose word only one file defines still names it.
+        let func = defines_in(&files, "Keep the comprehension line");
+        let lines = func.iter().find(|(p, _)| p == "src/fmt/lines.py").unwrap();
+        assert_eq!(lines.1, ["comprehension"], "{func:?}");
     }
 }
