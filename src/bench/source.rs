@@ -1,24 +1,16 @@
 //! Which files are *source*: the candidate files of the source-only BM25
 //! baseline (the SWE-bench-style baseline, bench/README.md's "candidate source
 //! files"): code files of the language table (`LANGUAGES` in
-//! `src/lang/table.rs`) outside test, spec, docs, example, benchmark and vendored paths, and not
-//! named like a test by their language's convention.
+//! `src/lang/table.rs`) that are not tests by the engine's own rule
+//! ([`crate::lang::is_test_path`]: test directories and each language's
+//! test-file names), and not under a docs, example, benchmark or vendored
+//! directory.
 
-use crate::lang::language_of;
+use crate::lang::{is_test_path, language_of};
 
-/// Directory names that hold tests, docs, examples, benchmarks, fixtures or
+/// Directory names that hold docs, examples, benchmarks, fixtures or
 /// vendored code, compared case-insensitively with each directory of the path.
 const NON_SOURCE_DIRS: &[&str] = &[
-    "test",
-    "tests",
-    "testing",
-    "testdata",
-    "test_data",
-    "spec",
-    "specs",
-    "__tests__",
-    "__mocks__",
-    "fixtures",
     "doc",
     "docs",
     "documentation",
@@ -42,46 +34,13 @@ const NON_SOURCE_DIRS: &[&str] = &[
 
 /// True when `path` (relative, `/`-separated) is a non-test source file.
 pub(super) fn is_source_path(path: &str) -> bool {
-    if language_of(path).is_none() {
+    if language_of(path).is_none() || is_test_path(path) {
         return false;
     }
-    let mut parts: Vec<&str> = path.split('/').collect();
-    let Some(file) = parts.pop() else {
-        return false;
-    };
-    if parts
-        .iter()
+    let dirs = path.rsplit_once('/').map_or("", |(d, _)| d);
+    !dirs
+        .split('/')
         .any(|d| NON_SOURCE_DIRS.contains(&d.to_ascii_lowercase().as_str()))
-    {
-        return false;
-    }
-    !is_test_file_name(file)
-}
-
-/// A file named like a test by its language's convention: `test_*.py`,
-/// `*_test.py`, `*_test.go`, `*.test.ts`, `*.spec.js`, `*Test.java`,
-/// `*Tests.cs`, `*_spec.rb`, `*Test.php`, `*_test.c`, `tests.rs`, `conftest.py`.
-fn is_test_file_name(file: &str) -> bool {
-    let (stem, _ext) = file.rsplit_once('.').unwrap_or((file, ""));
-    let lower = stem.to_ascii_lowercase();
-    if matches!(lower.as_str(), "test" | "tests" | "conftest" | "spec") {
-        return true;
-    }
-    // Snake-case and dotted conventions (Python, Go, Rust, C, Ruby, JS/TS).
-    if lower.starts_with("test_")
-        || lower.ends_with("_test")
-        || lower.ends_with("_tests")
-        || lower.ends_with("_spec")
-        || lower.ends_with(".test")
-        || lower.ends_with(".spec")
-        || lower.ends_with("-test")
-        || lower.ends_with("-spec")
-    {
-        return true;
-    }
-    // CamelCase conventions (Java, C#, PHP): `FooTest`, `FooTests`. Not a
-    // `Test` prefix: test frameworks have source files like `TestAttribute.cs`.
-    stem.ends_with("Test") || stem.ends_with("Tests")
 }
 
 #[cfg(test)]
@@ -126,6 +85,7 @@ mod tests {
             "third_party/zlib/inflate.c",
             "crates/core/tests.rs",
             "conftest.py",
+            "src/NUnitFramework/tests/Assertions/AssertThatTests.cs",
             "Cargo.toml",
         ] {
             assert!(!is_source_path(p), "{p} is not source");

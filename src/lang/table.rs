@@ -16,7 +16,95 @@ pub struct LanguageSpec {
     /// whether a file could define a name ([`super::may_define`]); `None`
     /// where a definition may have no keyword (then the file is parsed).
     pub definition_words: Option<&'static DefinitionWords>,
+    /// How the language names a test file outside a test directory
+    /// ([`is_test_path`]).
+    pub test_names: &'static [TestName],
 }
+
+/// One way a language names its test files, matched against the file's stem:
+/// its name before the last `.` (`foo.test` for `foo.test.ts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestName {
+    /// The stem starts with this, compared without case (`test_` for
+    /// `test_api.py`).
+    Prefix(&'static str),
+    /// The stem ends with this after at least one more byte, compared without
+    /// case (`_test` for `server_test.go`, `.spec` for `foo.spec.ts`).
+    Suffix(&'static str),
+    /// The stem ends with this capitalised word after at least one more byte,
+    /// compared with case (`Test` for `FooTest.java`; not `Latest.java`).
+    ClassSuffix(&'static str),
+    /// The whole stem, compared without case (`conftest`, Rust's `tests.rs`).
+    Stem(&'static str),
+}
+
+impl TestName {
+    fn matches(self, stem: &str) -> bool {
+        let lower = stem.to_ascii_lowercase();
+        match self {
+            TestName::Prefix(p) => lower.len() > p.len() && lower.starts_with(p),
+            TestName::Suffix(s) => lower.len() > s.len() && lower.ends_with(s),
+            TestName::ClassSuffix(s) => stem.len() > s.len() && stem.ends_with(s),
+            TestName::Stem(s) => lower == s,
+        }
+    }
+}
+
+/// Snake-case test names: `test_foo`, `foo_test`, `foo_tests`.
+const SNAKE_TESTS: [TestName; 3] = [
+    TestName::Prefix("test_"),
+    TestName::Suffix("_test"),
+    TestName::Suffix("_tests"),
+];
+
+/// Python: `test_*.py`, `*_test.py`, `conftest.py`, Django's `tests.py`.
+const PYTHON_TESTS: &[TestName] = &[
+    SNAKE_TESTS[0],
+    SNAKE_TESTS[1],
+    SNAKE_TESTS[2],
+    TestName::Stem("conftest"),
+    TestName::Stem("tests"),
+];
+/// Rust: a `tests.rs` unit-test module, `*_test.rs`, `*_tests.rs`.
+const RUST_TESTS: &[TestName] = &[
+    SNAKE_TESTS[0],
+    SNAKE_TESTS[1],
+    SNAKE_TESTS[2],
+    TestName::Stem("tests"),
+];
+/// JavaScript and TypeScript (Jest, Vitest, Mocha, Jasmine): `*.test.ts`,
+/// `*.spec.js`, `*-test.js`, `*_spec.js`.
+const JS_TESTS: &[TestName] = &[
+    TestName::Suffix(".test"),
+    TestName::Suffix(".spec"),
+    TestName::Suffix("-test"),
+    TestName::Suffix("-spec"),
+    TestName::Suffix("_test"),
+    TestName::Suffix("_spec"),
+];
+/// Go: `*_test.go`, the only name `go test` runs.
+const GO_TESTS: &[TestName] = &[TestName::Suffix("_test")];
+/// Java (JUnit): `FooTest.java`, `FooTests.java`.
+const JAVA_TESTS: &[TestName] = &[
+    TestName::ClassSuffix("Test"),
+    TestName::ClassSuffix("Tests"),
+];
+/// C and C++: `test_*.c`, `*_test.c`, `*-test.c`, `*_tests.cc`, googletest's
+/// `*_unittest.cc`.
+const C_TESTS: &[TestName] = &[
+    SNAKE_TESTS[0],
+    SNAKE_TESTS[1],
+    SNAKE_TESTS[2],
+    TestName::Suffix("-test"),
+    TestName::Suffix("_unittest"),
+];
+/// Ruby (RSpec, Minitest): `*_spec.rb`, `*_test.rb`, `test_*.rb`.
+const RUBY_TESTS: &[TestName] = &[SNAKE_TESTS[0], SNAKE_TESTS[1], TestName::Suffix("_spec")];
+/// C# and PHP name no test file by itself: their tests live in test
+/// projects and directories (`Humanizer.Tests/`, `tests/`), and their
+/// sources have names like `ITest.cs`, `IApplyToTest.cs`, Laravel's
+/// `Testing/Attributes/UnitTest.php`.
+const BY_DIRECTORY_ONLY: &[TestName] = &[];
 
 fn python() -> Language {
     tree_sitter_python::LANGUAGE.into()
@@ -62,6 +150,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: python,
         tags: include_str!("../../queries/python/tags.scm"),
         definition_words: Some(&defines::PYTHON),
+        test_names: PYTHON_TESTS,
     },
     LanguageSpec {
         id: "rust",
@@ -69,6 +158,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: rust,
         tags: include_str!("../../queries/rust/tags.scm"),
         definition_words: Some(&defines::RUST),
+        test_names: RUST_TESTS,
     },
     LanguageSpec {
         id: "javascript",
@@ -76,6 +166,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: javascript,
         tags: include_str!("../../queries/javascript/tags.scm"),
         definition_words: None,
+        test_names: JS_TESTS,
     },
     LanguageSpec {
         id: "typescript",
@@ -83,6 +174,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: typescript,
         tags: include_str!("../../queries/typescript/tags.scm"),
         definition_words: None,
+        test_names: JS_TESTS,
     },
     LanguageSpec {
         id: "tsx",
@@ -94,6 +186,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
             include_str!("../../queries/tsx/tags.scm")
         ),
         definition_words: None,
+        test_names: JS_TESTS,
     },
     LanguageSpec {
         id: "go",
@@ -101,6 +194,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: go,
         tags: include_str!("../../queries/go/tags.scm"),
         definition_words: Some(&defines::GO),
+        test_names: GO_TESTS,
     },
     LanguageSpec {
         id: "java",
@@ -108,6 +202,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: java,
         tags: include_str!("../../queries/java/tags.scm"),
         definition_words: None,
+        test_names: JAVA_TESTS,
     },
     LanguageSpec {
         id: "c",
@@ -115,6 +210,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: c,
         tags: include_str!("../../queries/c/tags.scm"),
         definition_words: None,
+        test_names: C_TESTS,
     },
     LanguageSpec {
         id: "cpp",
@@ -122,6 +218,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: cpp,
         tags: include_str!("../../queries/cpp/tags.scm"),
         definition_words: None,
+        test_names: C_TESTS,
     },
     LanguageSpec {
         id: "csharp",
@@ -129,6 +226,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: c_sharp,
         tags: include_str!("../../queries/csharp/tags.scm"),
         definition_words: None,
+        test_names: BY_DIRECTORY_ONLY,
     },
     LanguageSpec {
         id: "ruby",
@@ -136,6 +234,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: ruby,
         tags: include_str!("../../queries/ruby/tags.scm"),
         definition_words: Some(&defines::RUBY),
+        test_names: RUBY_TESTS,
     },
     LanguageSpec {
         id: "php",
@@ -143,6 +242,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: php,
         tags: include_str!("../../queries/php/tags.scm"),
         definition_words: Some(&defines::PHP),
+        test_names: BY_DIRECTORY_ONLY,
     },
 ];
 
@@ -150,6 +250,71 @@ pub static LANGUAGES: &[LanguageSpec] = &[
 pub fn language_of(path: &str) -> Option<&'static LanguageSpec> {
     let ext = path.rsplit_once('.')?.1;
     LANGUAGES.iter().find(|l| l.extensions.contains(&ext))
+}
+
+/// Whether `rel` (relative, `/`-separated) is a test file: under a test
+/// directory (any file there, fixtures and snapshots too), or named like a
+/// test by its language's convention ([`LanguageSpec::test_names`]).
+///
+/// Test directories, by exact name: `test`, `tests` (Rust, PHP, Python, C),
+/// `spec`, `specs` (Ruby), `__tests__`, `__mocks__`, `__snapshots__` (Jest),
+/// `testing`, `testdata` (Go), `test_data`, `fixtures`; a test tree with a
+/// suffix (`test-jdk17`, `tests-integration`), so Java's `src/test/` and
+/// `src/test-jdk17/`; and, without case, a tree named for what it tests: a
+/// .NET test project (`Humanizer.Tests`, `Foo.UnitTests`,
+/// `Foo.IntegrationTests`) or a prefix before `-tests`, `_tests`, `-test`,
+/// `_test` (`windows-tests`, `integration_tests`). The exact names keep their
+/// case: a capitalised `Tests` or `Testing` is source (NUnit's
+/// `Internal/Tests/TestSuite.cs`, Laravel's `Illuminate/Testing/`).
+pub fn is_test_path(rel: &str) -> bool {
+    let (dirs, file) = rel.rsplit_once('/').unwrap_or(("", rel));
+    if dirs.split('/').any(is_test_dir) {
+        return true;
+    }
+    let Some(spec) = language_of(file) else {
+        return false;
+    };
+    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    spec.test_names.iter().any(|n| n.matches(stem))
+}
+
+/// A directory that holds tests (see [`is_test_path`]).
+fn is_test_dir(seg: &str) -> bool {
+    if matches!(
+        seg,
+        "test"
+            | "tests"
+            | "testing"
+            | "spec"
+            | "specs"
+            | "__tests__"
+            | "__mocks__"
+            | "__snapshots__"
+            | "testdata"
+            | "test_data"
+            | "fixtures"
+    ) {
+        return true;
+    }
+    if seg
+        .strip_prefix("test")
+        .is_some_and(|rest| rest.starts_with('-') || rest.starts_with("s-"))
+    {
+        return true;
+    }
+    let lower = seg.to_ascii_lowercase();
+    [
+        ".tests",
+        ".unittests",
+        ".integrationtests",
+        ".test",
+        "-tests",
+        "_tests",
+        "-test",
+        "_test",
+    ]
+    .iter()
+    .any(|sfx| lower.len() > sfx.len() && lower.ends_with(sfx))
 }
 
 /// A row's grammar and its tags query, compiled; `name_idx` and `parent_idx`
@@ -211,6 +376,85 @@ mod tests {
                 };
                 assert!(known, "{}: capture @{name} has no kind", spec.id);
             }
+        }
+    }
+
+    #[test]
+    fn test_paths_follow_each_languages_conventions() {
+        let tests = [
+            // Python: `test_*.py`, `*_test.py`, `tests/`, `conftest.py`.
+            "tests/test_auth.py",
+            "pkg/core/tests/test_expr.py",
+            "sympy/core/test_basic.py",
+            "absl/flags_test.py",
+            "conftest.py",
+            "app/tests.py",
+            // Rust: `tests/` and a `tests.rs` unit-test module.
+            "tests/integration.rs",
+            "tokio/src/fs/file/tests.rs",
+            "crates/core/integration_tests/common.rs",
+            // Go: `_test.go`, `testdata/`.
+            "pkg/server_test.go",
+            "internal/testdata/config.json",
+            // JavaScript and TypeScript: `*.test.ts`, `*.spec.js`, `__tests__/`, `__mocks__/`.
+            "src/foo.test.ts",
+            "packages/core/src/apiWatch.spec.ts",
+            "lib/foo.spec.js",
+            "src/Button.test.tsx",
+            "src/__tests__/foo.ts",
+            "src/__mocks__/axios.js",
+            "src/__snapshots__/foo.test.ts.snap",
+            // Java: `src/test/`, a suffixed test tree, `*Test.java`.
+            "src/test/java/com/x/Foo.java",
+            "src/test-jdk17/java/com/fasterxml/jackson/databind/records/RecordBasicsTest.java",
+            "src/main/java/com/x/FooTest.java",
+            // C#: a test project `*.Tests/` (any file in it), `windows-tests/`.
+            "src/Humanizer.Tests/Localisation/ResourceKeys.cs",
+            "src/Foo.UnitTests/Helpers/FakeClock.cs",
+            "src/NUnitFramework/nunit.framework.legacy.tests/StringAssertTests.cs",
+            "src/NUnitFramework/windows-tests/Program.cs",
+            // Ruby: `spec/`, `*_spec.rb`, `test/`, `*_test.rb`.
+            "spec/rubocop/cop/foo_spec.rb",
+            "lib/foo_spec.rb",
+            "test/models/user_test.rb",
+            // PHP: `tests/`.
+            "tests/Support/StrTest.php",
+            "tests/Fixtures/Foo.php",
+            // C and C++: `test/`, `test_*.c`, `*_unittest.cc`.
+            "test/test-fs.c",
+            "src/test_hooks.c",
+            "base/strings_unittest.cc",
+        ];
+        for p in tests {
+            assert!(is_test_path(p), "{p} is a test");
+        }
+        let sources = [
+            "src/auth/token.py",
+            "src/contest.py",
+            "src/latest.py",
+            "src/pytest/latest/runner.py",
+            "lib/contests/score.rb",
+            "src/lib.rs",
+            "cmd/gh/main.go",
+            "lib/core/Axios.js",
+            "src/main/java/com/x/Latest.java",
+            // C# and PHP name no test by file alone: framework sources
+            // named like tests stay source.
+            "src/NUnitFramework/framework/Attributes/TestAttribute.cs",
+            "src/NUnitFramework/framework/Interfaces/ITest.cs",
+            "src/NUnitFramework/framework/Interfaces/IApplyToTest.cs",
+            "src/NUnitFramework/framework/Internal/Tests/TestSuite.cs",
+            "src/Illuminate/Testing/TestResponse.php",
+            "src/Illuminate/Testing/Fakes/Fake.php",
+            "src/Illuminate/Foundation/Testing/Attributes/UnitTest.php",
+            // A C++ `_spec` is no test (Catch2's test-spec parser).
+            "src/catch2/catch_test_spec.cpp",
+            // Other languages' conventions do not apply.
+            "src/Style_test.cs",
+            "docs/api.test.md",
+        ];
+        for p in sources {
+            assert!(!is_test_path(p), "{p} is not a test");
         }
     }
 }

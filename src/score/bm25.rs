@@ -123,19 +123,21 @@ pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) 
 /// *named* by the task; in file-per-class code (Java, C#, PHP, Kotlin) every
 /// stem is a class name of several words, and one everyday word of the task
 /// ("style", "option", "fix", "response") would otherwise give the full bonus
-/// to every class whose name merely holds it.
+/// to every class whose name merely holds it. A file that is not code of the
+/// language table (docs, config, data: `locale-yaml-schema-reference.mdx`,
+/// `release_notes.txt`) is scaled the same way whatever its stem's style: a
+/// page title holds many words, and one of them does not name the page.
 ///
-/// Only a class-like stem (CamelCase: a capital after the first byte, no `_`
-/// or `-`) is scaled; a snake_case module name (`default_types.rs`,
-/// `trigsimp.py`) is chosen to describe the module, and any of its words is
-/// a reading of it (measured: scaling those too moved ripgrep's
-/// `ignore/types: add Hurl` from `default_types.rs` to `types.rs`).
+/// A code file's snake_case or kebab-case stem is not scaled: a module name
+/// (`default_types.rs`, `trigsimp.py`) is chosen to describe the module, and
+/// any of its words is a reading of it (measured: scaling those too moved
+/// ripgrep's `ignore/types: add Hurl` from `default_types.rs` to `types.rs`).
 pub fn stem_coverage(rel: &str, q: &TaskQuery) -> f64 {
     let file = rel.rsplit('/').next().unwrap_or(rel);
     let stem = file.split('.').next().unwrap_or(file);
     let class_like =
         !stem.contains(['_', '-']) && stem.bytes().skip(1).any(|b| b.is_ascii_uppercase());
-    if !class_like {
+    if !class_like && crate::lang::language_of(file).is_some() {
         return 1.0;
     }
     let held = |h: &u64| q.terms.iter().any(|t| !t.alternative && t.hash == *h);
@@ -234,6 +236,28 @@ mod tests {
         // A snake_case module name keeps the full bonus for any of its words.
         let q = TaskQuery::new("ignore/types: add Hurl", &[]);
         assert_eq!(stem_coverage("crates/ignore/src/default_types.rs", &q), 1.0);
+    }
+
+    #[test]
+    fn one_word_of_a_docs_page_title_weighs_less_than_a_source_file_named_by_it() {
+        // Humanizer: a kebab-case docs page whose title holds one word of the
+        // task outranked the source the task is about, by the file-name bonus.
+        let q = TaskQuery::new("Add locale overrides to the hooks", &[]);
+        let quarter = stem_coverage("docs/locale-yaml-schema-reference.mdx", &q);
+        assert!((quarter - 0.25).abs() < 1e-9, "{quarter}");
+        assert_eq!(stem_coverage("docs/locale.md", &q), 1.0);
+        let files = [
+            (
+                "docs/locale-yaml-schema-reference.mdx",
+                "The locale file schema: keys, values and hooks.\n",
+            ),
+            (
+                "src/Humanizer/Localisation/locale.cs",
+                "class LocaleRegistry { void Register(string hooks) {} }\n",
+            ),
+        ];
+        let r = ranked(&files, "Add locale overrides to the registry hooks");
+        assert_eq!(r[0], "src/Humanizer/Localisation/locale.cs", "{r:?}");
     }
 
     #[test]

@@ -3,64 +3,10 @@
 use super::stage::{Pass, ScoreContext};
 use super::{Candidate, Scored, Weights};
 
-/// Whether a path looks like a test file: a test directory (`tests/`,
-/// `__tests__/`, `fixtures/`, Java's `src/test-jdk17/`), or a file named by
-/// its language's test convention (`test_*.py`, `*_test.go`, `*.test.ts`,
-/// `*.spec.js`, `*_spec.rb`, `FooTest.java`, `FooTests.cs`, `conftest.py`).
-pub fn is_test_path(rel: &str) -> bool {
-    let file = rel.rsplit('/').next().unwrap_or(rel);
-    let dirs = rel.rsplit_once('/').map_or("", |(d, _)| d);
-    let stem = file.split_once('.').map_or(file, |(s, _)| s);
-    dirs.split('/').any(|seg| {
-        matches!(
-            seg,
-            "test"
-                | "tests"
-                | "testing"
-                | "__tests__"
-                | "__snapshots__"
-                | "spec"
-                | "testdata"
-                | "test_data"
-                | "fixtures"
-        ) || seg.strip_prefix("test").is_some_and(|rest| {
-            // `test-jdk17`, `tests-integration`: a test tree with a suffix.
-            rest.starts_with('-') || rest.starts_with("s-")
-        }) || is_named_test_dir(seg)
-    }) || file.starts_with("test_")
-        || file.contains("_test.")
-        || file.contains("_tests.")
-        || file.contains(".test.")
-        || file.contains(".spec.")
-        || file.contains("_spec.")
-        || file == "conftest.py"
-        // CamelCase conventions (Java, C#, Kotlin, PHP). Not a `Test`
-        // prefix: frameworks have sources like `TestAttribute.cs`.
-        || (stem.len() > 4 && (stem.ends_with("Test") || stem.ends_with("Tests")))
-}
-
-/// A test directory named for what it tests: a .NET test project
-/// (`Humanizer.Tests`, `Foo.UnitTests`, `Foo.IntegrationTests`), or a tree
-/// with a prefix (`windows-tests`, `integration_tests`, `e2e-test`), and
-/// Jest's `__mocks__` and RSpec-style `specs`. Compared without case: .NET
-/// capitalises project names. A bare `Tests` or `Testing` stays source
-/// (NUnit's `Internal/Tests/TestSuite.cs`, Laravel's `Testing/Fakes`).
-fn is_named_test_dir(seg: &str) -> bool {
-    let lower = seg.to_ascii_lowercase();
-    matches!(lower.as_str(), "__mocks__" | "specs")
-        || [
-            ".tests",
-            ".unittests",
-            ".integrationtests",
-            ".test",
-            "-tests",
-            "_tests",
-            "-test",
-            "_test",
-        ]
-        .iter()
-        .any(|sfx| lower.len() > sfx.len() && lower.ends_with(sfx))
-}
+/// Whether a path is a test file: one rule for the engine and the bench's
+/// source-only baseline, with each language's conventions
+/// ([`crate::lang::is_test_path`]).
+pub use crate::lang::is_test_path;
 
 /// Directories of material beside the product's code: docs, examples,
 /// benchmarks, playgrounds and scripts, vendored copies of other projects
@@ -207,51 +153,6 @@ impl Pass for Priors {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn test_paths_are_recognised() {
-        assert!(is_test_path("tests/test_auth.py"));
-        assert!(is_test_path("pkg/core/tests/test_expr.py"));
-        assert!(is_test_path("src/token_test.go"));
-        assert!(!is_test_path("src/auth/token.py"));
-        assert!(!is_test_path("src/contest.py"));
-    }
-
-    #[test]
-    fn test_trees_with_a_suffix_and_camel_case_test_classes_are_tests() {
-        // A Java test tree per JDK and JUnit/NUnit naming: these outranked
-        // the implementation on dev-multilang (jackson-databind, nunit).
-        assert!(is_test_path(
-            "src/test-jdk17/java/com/fasterxml/jackson/databind/records/RecordBasicsTest.java"
-        ));
-        assert!(is_test_path("src/NUnit/Framework/AssertThatTests.cs"));
-        assert!(is_test_path("packages/core/src/apiWatch.spec.ts"));
-        assert!(!is_test_path(
-            "src/NUnitFramework/framework/Attributes/TestAttribute.cs"
-        ));
-        assert!(!is_test_path("src/Illuminate/Testing/TestResponse.php"));
-        assert!(!is_test_path("src/latest.py"));
-    }
-
-    #[test]
-    fn test_projects_named_for_what_they_test_are_tests() {
-        // .NET names a test project after the project it tests; other trees
-        // put a prefix before `-tests`. Their helpers are not named `*Tests`.
-        assert!(is_test_path(
-            "tests/Humanizer.Tests/Localisation/ResourceKeys.cs"
-        ));
-        assert!(is_test_path("src/Foo.UnitTests/Helpers/FakeClock.cs"));
-        assert!(is_test_path("src/NUnitFramework/windows-tests/Program.cs"));
-        assert!(is_test_path("crates/core/integration_tests/common.rs"));
-        assert!(is_test_path("src/__mocks__/axios.js"));
-        // Sources whose directory merely holds the word stay source.
-        assert!(!is_test_path(
-            "src/NUnitFramework/framework/Internal/Tests/TestSuite.cs"
-        ));
-        assert!(!is_test_path("src/Illuminate/Testing/Fakes/Fake.php"));
-        assert!(!is_test_path("src/pytest/latest/runner.py"));
-        assert!(!is_test_path("lib/contests/score.rb"));
-    }
 
     fn cand_prior(rel: &str) -> f64 {
         let doc = std::sync::Arc::new(crate::corpus::Doc::for_test(rel, "x = 1\n"));
