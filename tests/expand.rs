@@ -103,13 +103,14 @@ async fn a_method_snippet_carries_its_class_signature() {
     assert_eq!(cart["path"], "shop/cart.py");
     let snippets = cart["snippets"].as_array().unwrap();
     // The class line is a signature above code (merged into the snippet
-    // below it), not a one-line snippet of its own.
+    // below it, which starts at the blank line above the class), not a
+    // one-line snippet of its own.
     assert!(
-        snippets.iter().any(|s| s["start_line"] == 8
+        snippets.iter().any(|s| s["start_line"] == 7
             && s["text"]
                 .as_str()
                 .unwrap()
-                .starts_with("class Cart(Model):\n    def ")),
+                .starts_with("\nclass Cart(Model):\n    def ")),
         "{snippets:?}"
     );
     assert!(
@@ -119,6 +120,6 @@ async fn a_method_snippet_carries_its_class_signature() {
     assert!(snippets.iter().any(|s| s["text"]
         .as_str()
         .unwrap()
-        .starts_with("    def apply_discount")));
+        .starts_with("\n    def apply_discount")));
     c.cancel().await.unwrap();
 }

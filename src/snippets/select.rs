@@ -38,7 +38,9 @@ const TINY_REGION_LINES: usize = 3;
 /// up to `MAX_SNIPPET_LINES`; longer ones are cut around their best line. A
 /// method's class or impl signature is merged into its snippet when it is
 /// at most `MAX_SIGNATURE_GAP` lines above, and regions at most
-/// `MERGE_GAP` lines apart become one snippet. Line numbers are 1-based,
+/// `MERGE_GAP` lines apart become one snippet; then each snippet takes the
+/// blank lines after it and the short comment or decorator block and blank
+/// line above it (see `with_context`). Line numbers are 1-based,
 /// inclusive; [`pack`](super::pack) puts each file's snippets back in line order.
 pub fn snippets(
     doc: &Doc,
@@ -62,9 +64,8 @@ pub fn snippets(
         .into_iter()
         .map(|(s, e, max)| cut_range(&lines, s, e, q, &evidence, max))
         .collect();
-    merge_neighbours(chosen)
+    with_context(&lines, merge_neighbours(chosen))
         .into_iter()
-        .map(|(s, e)| (s, with_trailing_blank(&lines, e)))
         .map(|(s, e)| Snippet {
             start_line: s,
             end_line: e,
@@ -73,15 +74,77 @@ pub fn snippets(
         .collect()
 }
 
-/// A region's end moved past the blank line after it, if there is one: a
-/// new definition is inserted there (the edit's line is that blank line,
-/// the one it follows), so the snippet shows where it goes. One line, about
-/// one token.
-fn with_trailing_blank(lines: &[&str], e: usize) -> usize {
-    match lines.get(e) {
-        Some(l) if l.trim().is_empty() => e + 1,
-        _ => e,
-    }
+/// Blank lines after a region that join its snippet, at most: a file's
+/// last definition before the `}` closing its namespace is often followed
+/// by two or three (simdjson, where the new function went after the
+/// second).
+const MAX_TRAILING_BLANKS: usize = 3;
+/// The longest comment, doc-comment, decorator or attribute block directly
+/// above a region that joins it (whole, or not at all): a method's doc
+/// block (PHP, Java, Go) is reworded with the method and is not part of the
+/// parsed definition, while a long Rust doc comment would cost the budget
+/// of the next snippet (with 12 lines, cut to its last 12, dev-rust lost
+/// ripgrep's pathutil.rs: its snippets grew into one too long to fit).
+const MAX_LEAD_LINES: usize = 8;
+
+/// Whether a line (trimmed) is a comment, doc comment, decorator,
+/// annotation or attribute line, in any of the table's languages: `//`,
+/// `/*`, `*` (inside a block comment), `#` (Python, Ruby, shell comments,
+/// Rust attributes, C preprocessor lines), `@` (decorators, annotations),
+/// `--` (Lua, SQL, Haskell).
+fn is_lead_line(line: &str) -> bool {
+    let t = line.trim_start();
+    ["//", "/*", "*", "#", "@", "--"]
+        .iter()
+        .any(|p| t.starts_with(p))
+}
+
+/// The regions (after merging) with the lines around them where an edit
+/// often lands just outside the definition: the end moves past the blank
+/// lines after it (at most `MAX_TRAILING_BLANKS`; a new definition goes
+/// there, and the edit's line is the blank line it follows), the start
+/// moves up over the comment or decorator block directly above it (when
+/// it is at most `MAX_LEAD_LINES` long) and then one blank line (a new
+/// definition inserted before the one shown follows that blank line).
+/// Never into another region, so merging is decided on the definitions
+/// alone. Blank lines cost a byte each.
+fn with_context(lines: &[&str], regions: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    let n = lines.len();
+    let blank = |l: usize| lines[l - 1].trim().is_empty();
+    let ends: Vec<usize> = regions
+        .iter()
+        .map(|&(_, e)| {
+            let ceiling = regions
+                .iter()
+                .map(|r| r.0)
+                .filter(|&o| o > e)
+                .min()
+                .map_or(n, |o| o - 1);
+            let mut end = e;
+            while end < (e + MAX_TRAILING_BLANKS).min(ceiling) && blank(end + 1) {
+                end += 1;
+            }
+            end
+        })
+        .collect();
+    regions
+        .iter()
+        .zip(&ends)
+        .map(|(&(s, _), &end)| {
+            let floor = ends.iter().copied().filter(|&b| b < s).max().unwrap_or(0);
+            let mut start = s;
+            while start > floor + 1 && is_lead_line(lines[start - 2]) {
+                start -= 1;
+            }
+            if s - start > MAX_LEAD_LINES {
+                start = s;
+            }
+            if start > floor + 1 && blank(start - 1) {
+                start -= 1;
+            }
+            (start, end)
+        })
+        .collect()
 }
 
 /// Prefix sums of the evidence per line: a region's total in O(1).
@@ -297,7 +360,8 @@ mod tests {
             "load_token and save_token lose the token",
         );
         assert_eq!(sn.len(), 1, "{sn:?}");
-        assert_eq!((sn[0].start_line, sn[0].end_line), (3, 8));
+        // From the blank line above `load_token` (where a new function goes).
+        assert_eq!((sn[0].start_line, sn[0].end_line), (2, 8));
         assert!(
             sn[0].text.contains("\n\ndef save_token"),
             "{:?}",
@@ -421,7 +485,7 @@ mod tests {
         }
         let sn = snippets_for("auth/token.py", &text, "token expiry is wrong");
         assert_eq!(sn.len(), 1, "{sn:?}");
-        assert_eq!((sn[0].start_line, sn[0].end_line), (3, 5), "{sn:?}");
+        assert_eq!((sn[0].start_line, sn[0].end_line), (2, 5), "{sn:?}");
     }
 
     #[test]
@@ -449,7 +513,67 @@ mod tests {
         let text = "import os\n\ndef unrelated():\n    return 1\n\ndef token_expiry(t):\n    return t.expiry\n";
         let sn = snippets_for("auth/token.py", text, "token expiry is wrong");
         assert_eq!(sn.len(), 1, "{sn:?}");
-        assert_eq!((sn[0].start_line, sn[0].end_line), (6, 7));
-        assert!(sn[0].text.starts_with("def token_expiry"));
+        // Line 5 is the blank line above the definition: one byte.
+        assert_eq!((sn[0].start_line, sn[0].end_line), (5, 7));
+        assert!(sn[0].text.starts_with("\ndef token_expiry"));
+    }
+
+    #[test]
+    fn the_doc_comment_above_a_shown_method_is_in_its_snippet() {
+        // laravel: the fix rewords the doc block of `copy` with the method;
+        // the parsed method starts at `public function`.
+        let text = concat!(
+            "<?php\nclass Adapter\n{\n",
+            "    public function move(string $source): void\n    {\n        $this->primary->move($source);\n    }\n\n",
+            "    public function size(string $path): int\n    {\n        return 0;\n    }\n\n",
+            "    public function visibility(string $path): string\n    {\n        return '';\n    }\n\n",
+            "    /**\n     * Copy a file on the primary filesystem.\n     */\n",
+            "    public function copy(string $source, string $destination): void\n    {\n",
+            "        $this->primary->copy($source, $destination);\n    }\n}\n",
+        );
+        let sn = snippets_for(
+            "src/ReadThroughAdapter.php",
+            text,
+            "copy should also copy on the read-through filesystem",
+        );
+        let doc = text
+            .lines()
+            .position(|l| l.contains("Copy a file"))
+            .unwrap()
+            + 1;
+        assert!(
+            sn.iter().any(|s| s.start_line <= doc && doc <= s.end_line),
+            "line {doc}: {sn:?}"
+        );
+    }
+
+    #[test]
+    fn the_blank_lines_before_and_after_a_shown_function_are_in_its_snippet() {
+        // A new function goes before `itemsFromFor` (go-task: after the
+        // blank line above it) or after the last function before the
+        // namespace closes (simdjson: after the second blank line).
+        let mut text = String::from("package task\n\nfunc unrelated() int {\n");
+        for i in 0..30 {
+            text.push_str(&format!("\tstep{i}()\n"));
+        }
+        text.push_str("\treturn 1\n}\n\nfunc itemsFromFor(f *ast.For) []any {\n\treturn f.Items\n}\n\n\n\n} // namespace\n");
+        let sn = snippets_for("variables.go", &text, "items from for loop are lost");
+        let lines: Vec<&str> = text.lines().collect();
+        let func = lines
+            .iter()
+            .position(|l| l.starts_with("func itemsFromFor"))
+            .unwrap()
+            + 1;
+        let close = lines
+            .iter()
+            .position(|l| l.starts_with("} // namespace"))
+            .unwrap()
+            + 1;
+        assert_eq!(sn.len(), 1, "{sn:?}");
+        assert_eq!(
+            (sn[0].start_line, sn[0].end_line),
+            (func - 1, close - 1),
+            "{sn:?}"
+        );
     }
 }
