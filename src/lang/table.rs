@@ -254,7 +254,7 @@ pub fn language_of(path: &str) -> Option<&'static LanguageSpec> {
 
 /// Whether `rel` (relative, `/`-separated) is a test file: under a test
 /// directory (any file there, fixtures and snapshots too), or named like a
-/// test by its language's convention ([`LanguageSpec::test_names`]).
+/// test by its language's convention (the `test_names` of its row of the table).
 ///
 /// Test directories, by exact name: `test`, `tests` (Rust, PHP, Python, C),
 /// `spec`, `specs` (Ruby), `__tests__`, `__mocks__`, `__snapshots__` (Jest),
