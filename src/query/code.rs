@@ -91,8 +91,11 @@ pub fn capitalised_mid_sentence(text: &str, pos: usize) -> bool {
     })
 }
 
-/// Whether the identifier at `text[pos..pos + len]` is called (`where(`) or
-/// is one part of a dotted or scoped name (`np.where`, `a::b`, `obj->field`).
+/// Whether the identifier at `text[pos..pos + len]` is called (`where(`),
+/// is one part of a dotted or scoped name (`np.where`, `a::b`, `obj->field`),
+/// or is a keyword argument of a call (`modules` of
+/// `lambdify(modules='mpmath')`, `prec` of `f(x, prec=64)`): a parameter
+/// name, written as code even on a prose line.
 pub fn is_called_or_member(text: &str, pos: usize, len: usize) -> bool {
     let b = text.as_bytes();
     let end = pos + len;
@@ -103,7 +106,14 @@ pub fn is_called_or_member(text: &str, pos: usize, len: usize) -> bool {
     let after_dot = after == Some(b'.') && b.get(end + 1).copied().is_some_and(ident);
     let scoped = (pos >= 2 && (&b[pos - 2..pos] == b"::" || &b[pos - 2..pos] == b"->"))
         || b.get(end..end + 2).is_some_and(|s| s == b"::");
-    called || before_dot || after_dot || scoped
+    let keyword = after == Some(b'=')
+        && b.get(end + 1) != Some(&b'=')
+        && text[..pos]
+            .trim_end_matches(' ')
+            .bytes()
+            .last()
+            .is_some_and(|c| c == b'(' || c == b',');
+    called || before_dot || after_dot || scoped || keyword
 }
 
 /// Whether the identifier at `text[pos..pos + len]` is a receiver: a
@@ -245,6 +255,21 @@ mod tests {
             assert!(words.contains(&w), "{w}: {words:?}");
         }
         for w in ["session", "context", "clone", "html", "usage", "git"] {
+            assert!(!words.contains(&w), "{w}: {words:?}");
+        }
+    }
+
+    #[test]
+    fn keyword_arguments_of_a_call_are_code_on_a_prose_line() {
+        let text = "lambdify(modules='mpmath') doesn't wrap rationals, nor does \
+                    nsolve(eqn, x0, prec=64); the modules are fine, a == b and x = 1 hold";
+        let words = code_words(text);
+        for w in ["modules", "prec", "lambdify", "nsolve"] {
+            assert!(words.contains(&w), "{w}: {words:?}");
+        }
+        let at = text.rfind("modules").unwrap();
+        assert!(!is_called_or_member(text, at, "modules".len()));
+        for w in ["a", "x", "rationals"] {
             assert!(!words.contains(&w), "{w}: {words:?}");
         }
     }
