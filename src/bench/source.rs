@@ -4,43 +4,13 @@
 //! `src/lang/table.rs`) that are not tests by the engine's own rule
 //! ([`crate::lang::is_test_path`]: test directories and each language's
 //! test-file names), and not under a docs, example, benchmark or vendored
-//! directory.
+//! directory by the engine's rule too ([`crate::lang::is_aside_path`]).
 
-use crate::lang::{is_test_path, language_of};
-
-/// Directory names that hold docs, examples, benchmarks, fixtures or
-/// vendored code, compared case-insensitively with each directory of the path.
-const NON_SOURCE_DIRS: &[&str] = &[
-    "doc",
-    "docs",
-    "documentation",
-    "example",
-    "examples",
-    "sample",
-    "samples",
-    "bench",
-    "benches",
-    "benchmark",
-    "benchmarks",
-    "vendor",
-    "vendored",
-    "third_party",
-    "thirdparty",
-    "3rdparty",
-    "external",
-    "node_modules",
-    "playground",
-];
+use crate::lang::{is_aside_path, is_test_path, language_of};
 
 /// True when `path` (relative, `/`-separated) is a non-test source file.
 pub(super) fn is_source_path(path: &str) -> bool {
-    if language_of(path).is_none() || is_test_path(path) {
-        return false;
-    }
-    let dirs = path.rsplit_once('/').map_or("", |(d, _)| d);
-    !dirs
-        .split('/')
-        .any(|d| NON_SOURCE_DIRS.contains(&d.to_ascii_lowercase().as_str()))
+    language_of(path).is_some() && !is_test_path(path) && !is_aside_path(path)
 }
 
 #[cfg(test)]
@@ -62,6 +32,7 @@ mod tests {
             "latest.py",
             "contest.py",
             "src/NUnitFramework/framework/Attributes/TestAttribute.cs",
+            "sympy/external/importtools.py",
         ] {
             assert!(is_source_path(p), "{p} is source");
         }
@@ -87,6 +58,8 @@ mod tests {
             "conftest.py",
             "src/NUnitFramework/tests/Assertions/AssertThatTests.cs",
             "Cargo.toml",
+            "scripts/release.py",
+            "dist/axios.js",
         ] {
             assert!(!is_source_path(p), "{p} is not source");
         }

@@ -317,6 +317,68 @@ fn is_test_dir(seg: &str) -> bool {
     .any(|sfx| lower.len() > sfx.len() && lower.ends_with(sfx))
 }
 
+/// Directories of material beside the product's code, compared without
+/// case: docs (`doc`, `docs`, `documentation`, `devdocs`, `website`,
+/// `changelogs`), examples and demos (`example(s)`, `sample(s)`, `demo(s)`,
+/// `playground`), `scripts`, benchmarks (`bench(es)`, `benchmark(s)`, a .NET
+/// `Foo.Benchmarks` project), vendored copies of other projects (`vendored`,
+/// `thirdparty`, `3rdparty`) and committed build output (`dist`: axios's
+/// `dist/axios.js` bundles every module under `lib/`). Not `external`: it is
+/// vendored code in seaborn but source in sympy (`sympy/external/`).
+const ASIDE_DIRS: &[&str] = &[
+    "doc",
+    "docs",
+    "documentation",
+    "devdocs",
+    "website",
+    "changelogs",
+    "example",
+    "examples",
+    "sample",
+    "samples",
+    "demo",
+    "demos",
+    "playground",
+    "scripts",
+    "bench",
+    "benches",
+    "benchmark",
+    "benchmarks",
+    "vendored",
+    "thirdparty",
+    "3rdparty",
+    "dist",
+];
+
+/// Whether `rel` (relative, `/`-separated) lies under a directory of material
+/// beside the product's code: docs, examples, demos, playgrounds, scripts,
+/// benchmarks, vendored copies, committed build output (`dist/`) or installed
+/// dependencies (`node_modules/`, `vendor/`), by directory name without case
+/// (`Docs/`, `Samples/`, a .NET `Foo.Benchmarks/`). One rule for the priors,
+/// the links of the later cycles and the bench's source-only baseline: a
+/// fix lands in the sources, and a copy or an example defines and uses every
+/// name the sources do. The file's own name is not looked at (`src/examples.rs`
+/// is source).
+pub fn is_aside_path(rel: &str) -> bool {
+    rel.rsplit_once('/')
+        .is_some_and(|(dirs, _)| dirs.split('/').any(is_aside_dir))
+}
+
+/// Whether one directory name `seg` holds docs, examples, demos, scripts,
+/// benchmarks, vendored code or build output (the list above, without case),
+/// or installed dependencies (the walk's [`crate::walk::DEPENDENCY_DIRS`]:
+/// `node_modules`, `vendor`, `third_party`, ...; the walk enters them only
+/// when an include glob names one).
+fn is_aside_dir(seg: &str) -> bool {
+    const SUFFIX: &[u8] = b".benchmarks";
+    ASIDE_DIRS.iter().any(|d| seg.eq_ignore_ascii_case(d))
+        || seg
+            .len()
+            .checked_sub(SUFFIX.len())
+            .is_some_and(|at| at > 0 && seg.as_bytes()[at..].eq_ignore_ascii_case(SUFFIX))
+        || crate::walk::is_dependency_dir(seg)
+}
+
 /// A row's grammar and its tags query, compiled; `name_idx` and `parent_idx`
 /// are the query's `@name` and `@parent` capture indices.
 pub(super) struct Compiled {
@@ -455,6 +517,36 @@ mod tests {
         ];
         for p in sources {
             assert!(!is_test_path(p), "{p} is not a test");
+        }
+    }
+
+    #[test]
+    fn aside_paths_are_docs_examples_scripts_benchmarks_vendored_and_build_output() {
+        for p in [
+            "docs/conf.py",
+            "Docs/Overview.cs",
+            "website/src/theme.js",
+            "crates/grep/examples/simplegrep.rs",
+            "Samples/App/Program.cs",
+            "scripts/release.py",
+            "packages/vue/playground/main.ts",
+            "src/Humanizer.Benchmarks/Bench.cs",
+            "dist/axios.js",
+            "node_modules/lodash/index.js",
+            "vendor/lib/x.go",
+            "static/third_party/jquery.js",
+        ] {
+            assert!(is_aside_path(p), "{p} is aside");
+        }
+        for p in [
+            "src/examples.rs",
+            "scripts.py",
+            "sympy/external/importtools.py",
+            "src/benchmarking/mod.rs",
+            "lib/docsite.rb",
+            "src/dist.rs",
+        ] {
+            assert!(!is_aside_path(p), "{p} is source");
         }
     }
 }

@@ -8,41 +8,6 @@ use super::{Candidate, Scored, Weights};
 /// ([`crate::lang::is_test_path`]).
 pub use crate::lang::is_test_path;
 
-/// Directories of material beside the product's code: docs, examples,
-/// benchmarks, playgrounds and scripts, vendored copies of other projects
-/// (a `jquery-3.6.0.js` under `static/`), and the project's own build output
-/// committed beside its sources (`dist/axios.js`, a bundle of every module
-/// under `lib/`): a copy defines every name its sources define, and a fix
-/// lands in the sources.
-fn is_aside_dir(seg: &str) -> bool {
-    matches!(
-        seg,
-        "doc"
-            | "docs"
-            | "devdocs"
-            | "website"
-            | "changelogs"
-            | "example"
-            | "examples"
-            | "sample"
-            | "samples"
-            | "demo"
-            | "demos"
-            | "playground"
-            | "scripts"
-            | "benchmarks"
-            | "benchmark"
-            | "bench"
-            | "benches"
-            | "vendored"
-            | "third_party"
-            | "thirdparty"
-            | "3rdparty"
-            | "dist"
-    ) || seg.ends_with(".benchmarks")
-        || crate::walk::is_dependency_dir(seg)
-}
-
 /// Release notes and project-process documents (`CHANGELOG.md`, `NEWS`,
 /// `CONTRIBUTING.md`) and man pages (`foo.1`): they mention every feature
 /// and name, and a fix never lands in them.
@@ -98,12 +63,11 @@ const VENDORED_JS_BYTES: usize = 100_000;
 pub(super) fn prior(c: &Candidate, w: &Weights) -> (f64, &'static str) {
     let rel = c.rel;
     let file = rel.rsplit('/').next().unwrap_or(rel);
-    let dirs = rel.rsplit_once('/').map_or("", |(d, _)| d);
     if is_test_path(rel) {
         (w.test_prior, "test file")
     } else if is_notes_file(file) {
         (w.notes_prior, "release notes, process document or man page")
-    } else if dirs.split('/').any(is_aside_dir)
+    } else if crate::lang::is_aside_path(rel)
         || !rel.contains('.')
         || file.ends_with(".md")
         || file.ends_with(".rst")

@@ -22,15 +22,15 @@
 //! Only rare names link (held by at most [`MAX_HOLDERS`] code files): a hub
 //! module every file imports says nothing about this task. Python's
 //! `__dunder__` methods never link (every class defines `__init__`). Test files are
-//! never linked, nor files under examples, docs, benchmarks or vendored
-//! code (fixes land in source files; the priors rank them low for the same
-//! reason). A link by path or twin counts as one name (half strength); on a
+//! never linked, nor files under docs, examples, scripts, benchmarks,
+//! vendored code or build output (`lang::is_aside_path`, the rule the priors
+//! and the bench's source-only baseline use: fixes land in source files). A link by path or twin counts as one name (half strength); on a
 //! tie the link naming what ties the files is kept. No history (no
 //! repository, `--no-history`) means no co-change link and no error.
 
 use crate::corpus::{holders_many, Doc};
 use crate::history::RepoHistory;
-use crate::lang::{DefKind, RefKind, Symbols};
+use crate::lang::{is_aside_path, DefKind, RefKind, Symbols};
 use crate::score::{is_test_path, Link, LinkKind};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -152,7 +152,7 @@ pub(super) fn linked(
         .map(|(p, d)| (p.as_str(), &**d))
         .unzip();
     let code = Code { paths, docs };
-    let wanted = |p: &str| !skip.contains(p) && !is_test_path(p) && !is_aside(p);
+    let wanted = |p: &str| !skip.contains(p) && !is_test_path(p) && !is_aside_path(p);
     // The high files' symbols (until the call must stop), and the holders
     // of all their names in one scan of the code files: the high files of
     // one task share most names, and a scan costs the same for 128 names as
@@ -324,29 +324,6 @@ fn callees<'a>(
         })
         .filter(|(_, hit)| !hit.is_empty())
         .collect()
-}
-
-/// Directories of code beside the product (examples, docs, benchmarks,
-/// vendored copies): they use the high files' names without being what a
-/// fix changes.
-const ASIDE_DIRS: &[&str] = &[
-    "examples",
-    "example",
-    "docs",
-    "doc",
-    "benches",
-    "bench",
-    "benchmarks",
-    "vendor",
-    "third_party",
-];
-
-/// Whether `path` lies under one of [`ASIDE_DIRS`].
-fn is_aside(path: &str) -> bool {
-    path.split('/')
-        .rev()
-        .skip(1)
-        .any(|seg| ASIDE_DIRS.contains(&seg))
 }
 
 /// How strongly `names` linking names tie two files: one name half, two or more fully.
@@ -792,9 +769,9 @@ mod tests {
 
     #[test]
     fn examples_docs_and_benchmarks_are_aside_and_source_is_not() {
-        assert!(is_aside("crates/grep/examples/simplegrep.rs"));
-        assert!(is_aside("docs/conf.py"));
-        assert!(!is_aside("src/examples.rs"));
-        assert!(!is_aside("crates/ignore/src/types.rs"));
+        assert!(is_aside_path("crates/grep/examples/simplegrep.rs"));
+        assert!(is_aside_path("docs/conf.py"));
+        assert!(!is_aside_path("src/examples.rs"));
+        assert!(!is_aside_path("crates/ignore/src/types.rs"));
     }
 }
