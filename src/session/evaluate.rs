@@ -92,14 +92,15 @@ impl Session {
 
     /// The stop rule's decision on `facts`. The code graph is looked at only
     /// when the loop would go on or stop with cycles left for no reason but
-    /// having enough (`sufficient`, `budget`): files linked to the high files
-    /// then keep it going (they are counted in `facts.open_links`).
+    /// having enough or levelled scores (`sufficient`, `converged`, `budget`):
+    /// files linked to the high files then keep it going (they are counted in
+    /// `facts.open_links`).
     fn decide(&mut self, ranked: &[(String, Kept)], facts: &mut CycleFacts) -> stop::Decision {
         let decided = stop::decide(facts, &self.config);
         self.links.clear();
         if matches!(
             decided.stop(),
-            None | Some(StopReason::Sufficient | StopReason::Budget)
+            None | Some(StopReason::Sufficient | StopReason::Converged | StopReason::Budget)
         ) && self.cycle < self.config.max_cycles
         {
             self.find_links(ranked);

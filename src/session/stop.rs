@@ -10,7 +10,8 @@ use crate::config::LoopConfig;
 use crate::types::{DecisionKind, StopReason};
 
 /// The loop has converged when the mean relevance of the best `min_high` files
-/// rises by less than this over the previous cycle (the seeds' 0.02).
+/// rises by less than this over the previous cycle (the seeds' 0.02), and no
+/// critical gap or file linked to a high file is left to bring in.
 pub const CONVERGED_DELTA: f64 = 0.02;
 
 /// What the stop rule reads of one evaluated cycle.
@@ -36,7 +37,7 @@ pub struct CycleFacts {
     /// Files linked to the high files in the code graph (they call, are
     /// called by or share a name with one) that are not in context yet:
     /// like a critical gap, they keep the loop from stopping as
-    /// `sufficient` or `budget` while cycles are left.
+    /// `sufficient`, `converged` or `budget` while cycles are left.
     pub open_links: usize,
 }
 
@@ -106,9 +107,10 @@ pub fn decide(facts: &CycleFacts, cfg: &LoopConfig) -> Decision {
         Some(StopReason::Sufficient)
     } else if facts.cycle >= cfg.max_cycles {
         Some(StopReason::MaxCycles)
-    } else if facts
-        .previous_top_mean
-        .is_some_and(|prev| facts.top_mean - prev < CONVERGED_DELTA)
+    } else if !critical
+        && facts
+            .previous_top_mean
+            .is_some_and(|prev| facts.top_mean - prev < CONVERGED_DELTA)
     {
         Some(StopReason::Converged)
     } else if facts.context_tokens > cfg.budget_tokens && !critical {
@@ -209,6 +211,31 @@ mod tests {
             }),
             None
         );
+    }
+
+    #[test]
+    fn level_scores_do_not_converge_while_a_gap_is_critical_or_a_linked_file_is_out() {
+        let level = CycleFacts {
+            cycle: 2,
+            previous_top_mean: Some(0.9),
+            top_mean: 0.9,
+            ..facts()
+        };
+        assert_eq!(stop(&level), Some(StopReason::Converged));
+        let linked = CycleFacts {
+            open_links: 2,
+            ..level.clone()
+        };
+        assert_eq!(decide(&linked, &config()), Decision::Refine);
+        assert_eq!(
+            decide(&linked, &config()).why(&linked, &config()),
+            "1 high files (need 3), 0 critical gaps, 2 linked files not in context"
+        );
+        let critical = CycleFacts {
+            critical_gaps: 1,
+            ..level
+        };
+        assert_eq!(stop(&critical), None);
     }
 
     #[test]
