@@ -33,6 +33,7 @@ impl Session {
         self.judge(judgments)?;
         let ranked = self.ranked();
         let mut facts = self.cycle_facts(&ranked);
+        facts.judged = !judgments.is_empty();
         let decided = self.decide(&ranked, &mut facts);
         let stop = decided.stop();
         let why = decided.why(&facts, &self.config);
@@ -87,21 +88,26 @@ impl Session {
             context_tokens,
             stopped_early: gaps_skipped,
             open_links: 0,
+            judged: false,
         }
     }
 
     /// The stop rule's decision on `facts`. The code graph is looked at only
     /// when the loop would go on or stop with cycles left for no reason but
-    /// having enough or levelled scores (`sufficient`, `converged`, `budget`):
-    /// files linked to the high files then keep it going (they are counted in
-    /// `facts.open_links`).
+    /// having enough (`sufficient`, `budget`) or, after the agent's
+    /// judgments, levelled scores (`converged`): files linked to the high
+    /// files then keep it going (they are counted in `facts.open_links`).
     fn decide(&mut self, ranked: &[(String, Kept)], facts: &mut CycleFacts) -> stop::Decision {
         let decided = stop::decide(facts, &self.config);
         self.links.clear();
-        if matches!(
-            decided.stop(),
-            None | Some(StopReason::Sufficient | StopReason::Converged | StopReason::Budget)
-        ) && self.cycle < self.config.max_cycles
+        let converged_after_judgments =
+            facts.judged && decided.stop() == Some(StopReason::Converged);
+        if (converged_after_judgments
+            || matches!(
+                decided.stop(),
+                None | Some(StopReason::Sufficient | StopReason::Budget)
+            ))
+            && self.cycle < self.config.max_cycles
         {
             self.find_links(ranked);
             facts.open_links = self.links.len();

@@ -10,8 +10,9 @@ use crate::config::LoopConfig;
 use crate::types::{DecisionKind, StopReason};
 
 /// The loop has converged when the mean relevance of the best `min_high` files
-/// rises by less than this over the previous cycle (the seeds' 0.02), and no
-/// critical gap or file linked to a high file is left to bring in.
+/// rises by less than this over the previous cycle (the seeds' 0.02); after
+/// the agent's judgments, only once no critical gap or file linked to a high
+/// file is left to bring in.
 pub const CONVERGED_DELTA: f64 = 0.02;
 
 /// What the stop rule reads of one evaluated cycle.
@@ -37,8 +38,15 @@ pub struct CycleFacts {
     /// Files linked to the high files in the code graph (they call, are
     /// called by or share a name with one) that are not in context yet:
     /// like a critical gap, they keep the loop from stopping as
-    /// `sufficient`, `converged` or `budget` while cycles are left.
+    /// `sufficient` or `budget` (and, after the agent's judgments,
+    /// `converged`) while cycles are left.
     pub open_links: usize,
+    /// Whether the agent judged files in this cycle (`evaluate` with
+    /// judgments). Level scores then do not end the loop while a critical
+    /// gap or a linked file is left: the files the agent just confirmed have
+    /// not been followed. Without judgments the later cycles add only below
+    /// the first cycle's answer, so level scores end the loop as before.
+    pub judged: bool,
 }
 
 /// What the loop does after an evaluation.
@@ -107,7 +115,7 @@ pub fn decide(facts: &CycleFacts, cfg: &LoopConfig) -> Decision {
         Some(StopReason::Sufficient)
     } else if facts.cycle >= cfg.max_cycles {
         Some(StopReason::MaxCycles)
-    } else if !critical
+    } else if !(facts.judged && critical)
         && facts
             .previous_top_mean
             .is_some_and(|prev| facts.top_mean - prev < CONVERGED_DELTA)
@@ -139,6 +147,7 @@ mod tests {
             context_tokens: 1_000,
             stopped_early: None,
             open_links: 0,
+            judged: false,
         }
     }
 
@@ -214,11 +223,13 @@ mod tests {
     }
 
     #[test]
-    fn level_scores_do_not_converge_while_a_gap_is_critical_or_a_linked_file_is_out() {
+    fn after_judgments_level_scores_do_not_converge_while_a_gap_is_critical_or_a_linked_file_is_out(
+    ) {
         let level = CycleFacts {
             cycle: 2,
             previous_top_mean: Some(0.9),
             top_mean: 0.9,
+            judged: true,
             ..facts()
         };
         assert_eq!(stop(&level), Some(StopReason::Converged));
@@ -233,9 +244,15 @@ mod tests {
         );
         let critical = CycleFacts {
             critical_gaps: 1,
-            ..level
+            ..level.clone()
         };
         assert_eq!(stop(&critical), None);
+        // Without judgments level scores end the loop whatever is left.
+        let unjudged = CycleFacts {
+            judged: false,
+            ..linked
+        };
+        assert_eq!(stop(&unjudged), Some(StopReason::Converged));
     }
 
     #[test]
