@@ -32,8 +32,7 @@ impl Session {
         }
         self.judge(judgments)?;
         let ranked = self.ranked();
-        let mut facts = self.cycle_facts(&ranked);
-        facts.judged = !judgments.is_empty();
+        let mut facts = self.cycle_facts(&ranked, !judgments.is_empty());
         let decided = self.decide(&ranked, &mut facts);
         let stop = decided.stop();
         let why = decided.why(&facts, &self.config);
@@ -61,7 +60,7 @@ impl Session {
     /// What the stop rule looks at after this cycle; chooses the snippets of
     /// the files in context and finds the gaps on the way (see
     /// `context_and_gaps`). `open_links` is 0 until `decide` looks.
-    fn cycle_facts(&mut self, ranked: &[(String, Kept)]) -> CycleFacts {
+    fn cycle_facts(&mut self, ranked: &[(String, Kept)], judged: bool) -> CycleFacts {
         let threshold = self.config.high_threshold;
         let high_count = ranked
             .iter()
@@ -88,27 +87,18 @@ impl Session {
             context_tokens,
             stopped_early: gaps_skipped,
             open_links: 0,
-            judged: false,
+            judged,
         }
     }
 
     /// The stop rule's decision on `facts`. The code graph is looked at only
-    /// when the loop would go on or stop with cycles left for no reason but
-    /// having enough (`sufficient`, `budget`) or, after the agent's
-    /// judgments, levelled scores (`converged`): files linked to the high
-    /// files then keep it going (they are counted in `facts.open_links`).
+    /// while cycles are left and the decision made without it could change
+    /// (`Decision::wants_links`): files linked to the high files then keep
+    /// the loop going (they are counted in `facts.open_links`).
     fn decide(&mut self, ranked: &[(String, Kept)], facts: &mut CycleFacts) -> stop::Decision {
         let decided = stop::decide(facts, &self.config);
         self.links.clear();
-        let converged_after_judgments =
-            facts.judged && decided.stop() == Some(StopReason::Converged);
-        if (converged_after_judgments
-            || matches!(
-                decided.stop(),
-                None | Some(StopReason::Sufficient | StopReason::Budget)
-            ))
-            && self.cycle < self.config.max_cycles
-        {
+        if decided.wants_links(facts) && self.cycle < self.config.max_cycles {
             self.find_links(ranked);
             facts.open_links = self.links.len();
             return stop::decide(facts, &self.config);

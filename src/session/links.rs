@@ -30,8 +30,8 @@
 
 use crate::corpus::{holders_many, Doc};
 use crate::history::RepoHistory;
-use crate::lang::{is_aside_path, DefKind, RefKind, Symbols};
-use crate::score::{is_test_path, Link, LinkKind};
+use crate::lang::{is_aside_path, is_test_path, DefKind, RefKind, Symbols};
+use crate::score::{Link, LinkKind};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 

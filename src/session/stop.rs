@@ -67,6 +67,20 @@ impl Decision {
         }
     }
 
+    /// Whether the files linked to the high files bear on this decision made
+    /// without them (`open_links` 0): the loop refines (they are the next
+    /// cycle's candidates), or it stops for a reason an open link overrides
+    /// in [`decide`] (`sufficient`, `budget`, and after the agent's
+    /// judgments `converged`). The caller looks for links only then, and
+    /// only while cycles are left.
+    pub fn wants_links(self, facts: &CycleFacts) -> bool {
+        match self.stop() {
+            None | Some(StopReason::Sufficient | StopReason::Budget) => true,
+            Some(StopReason::Converged) => facts.judged,
+            Some(_) => false,
+        }
+    }
+
     /// `finalize` or `refine`, without the reason.
     pub fn kind(self) -> DecisionKind {
         match self {
@@ -253,6 +267,34 @@ mod tests {
             ..linked
         };
         assert_eq!(stop(&unjudged), Some(StopReason::Converged));
+    }
+
+    #[test]
+    fn links_are_looked_for_when_they_could_keep_the_loop_going() {
+        let level = CycleFacts {
+            cycle: 2,
+            previous_top_mean: Some(0.9),
+            top_mean: 0.9,
+            ..facts()
+        };
+        let judged = CycleFacts {
+            judged: true,
+            ..level.clone()
+        };
+        let converged = decide(&level, &config());
+        assert_eq!(converged, Decision::Finalize(StopReason::Converged));
+        assert!(!converged.wants_links(&level), "unjudged level scores stop");
+        assert!(converged.wants_links(&judged), "judged level scores wait");
+        assert!(Decision::Refine.wants_links(&level));
+        for reason in [StopReason::Sufficient, StopReason::Budget] {
+            assert!(Decision::Finalize(reason).wants_links(&level), "{reason:?}");
+        }
+        for reason in [StopReason::MaxCycles, StopReason::NoCandidates] {
+            assert!(
+                !Decision::Finalize(reason).wants_links(&judged),
+                "{reason:?}"
+            );
+        }
     }
 
     #[test]
