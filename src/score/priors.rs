@@ -3,6 +3,7 @@
 use super::stage::{Pass, ScoreContext};
 use super::{Candidate, Scored, Weights};
 
+use crate::lang::is_aside_path;
 /// Whether a path is a test file: one rule for the engine and the bench's
 /// source-only baseline, with each language's conventions
 /// ([`crate::lang::is_test_path`]).
@@ -67,7 +68,7 @@ pub(super) fn prior(c: &Candidate, w: &Weights) -> (f64, &'static str) {
         (w.test_prior, "test file")
     } else if is_notes_file(file) {
         (w.notes_prior, "release notes, process document or man page")
-    } else if crate::lang::is_aside_path(rel)
+    } else if is_aside_path(rel)
         || !rel.contains('.')
         || file.ends_with(".md")
         || file.ends_with(".rst")

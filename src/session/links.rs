@@ -21,11 +21,12 @@
 //!
 //! Only rare names link (held by at most [`MAX_HOLDERS`] code files): a hub
 //! module every file imports says nothing about this task. Python's
-//! `__dunder__` methods never link (every class defines `__init__`). Test files are
-//! never linked, nor files under docs, examples, scripts, benchmarks,
-//! vendored code or build output (`lang::is_aside_path`, the rule the priors
-//! and the bench's source-only baseline use: fixes land in source files). A link by path or twin counts as one name (half strength); on a
-//! tie the link naming what ties the files is kept. No history (no
+//! `__dunder__` methods never link (every class defines `__init__`). Test
+//! files are never linked, nor files under docs, examples, scripts,
+//! benchmarks, vendored code or build output (`lang::is_aside_path`, the
+//! rule the priors and the bench's source-only baseline use: fixes land in
+//! source files). A link by path or twin counts as one name (half strength);
+//! on a tie the link naming what ties the files is kept. No history (no
 //! repository, `--no-history`) means no co-change link and no error.
 
 use crate::corpus::{holders_many, Doc};
