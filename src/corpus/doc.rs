@@ -5,7 +5,7 @@ use super::counts::memo_get;
 use super::filter::TermFilter;
 use super::read::{read_text, Source};
 use crate::lang::{self, LanguageSpec, Symbols};
-use crate::query::for_each_term_hash;
+use crate::query::{for_each_name_term_hash, for_each_term_hash};
 #[cfg(test)]
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -65,13 +65,13 @@ impl Doc {
         memo.sort_unstable_by_key(|&(h, _)| h);
         memo.dedup_by_key(|&mut (h, _)| h);
         let mut path_terms = Vec::new();
-        for_each_term_hash(rel, |h| path_terms.push(h));
+        for_each_name_term_hash(rel, |h| path_terms.push(h));
         path_terms.sort_unstable();
         path_terms.dedup();
         let file = rel.rsplit('/').next().unwrap_or(rel);
         let stem = file.split('.').next().unwrap_or(file);
         let mut stem_terms = Vec::new();
-        for_each_term_hash(stem, |h| stem_terms.push(h));
+        for_each_name_term_hash(stem, |h| stem_terms.push(h));
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Doc {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),

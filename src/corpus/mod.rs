@@ -194,6 +194,19 @@ mod tests {
     use crate::walk::walk;
 
     #[test]
+    fn a_private_module_is_named_by_its_word() {
+        // `_border.py` is the module a task about a "border" names; the
+        // leading underscore is Python's privacy mark, not part of the word.
+        let doc = Doc::for_test("src/textual/_border.py", "def get_box(): pass\n");
+        let border = term_hash("border");
+        assert!(doc.path_terms.binary_search(&border).is_ok());
+        assert!(doc.stem_terms.contains(&border));
+        // In a body, `self._print(x)` stays a call of `_print`, not the word.
+        let body = Doc::for_test("a.py", "self._print(x)\n");
+        assert_eq!(body.tf(term_hash("print")), 0);
+    }
+
+    #[test]
     fn texts_of_files_without_the_wanted_terms_are_read_again() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path();

@@ -270,6 +270,36 @@ pub fn for_each_term_hash(text: &str, mut f: impl FnMut(u64)) {
     });
 }
 
+/// The one word of an identifier that underscores around it made longer
+/// (`_border`, `__init__`, `border_`), else `None`; [`each_long_part`]
+/// yields nothing for such an identifier, which has a single part.
+fn underscored_word(id: &str) -> Option<&str> {
+    let word = id.trim_matches('_');
+    (word.len() >= 2
+        && word.len() < id.len()
+        && !word.contains('_')
+        && split_identifier(word).len() == 1)
+        .then_some(word)
+}
+
+/// [`for_each_term_hash`] for a path or file name: also the word of an
+/// identifier that underscores around it made longer, so `_border.py` (a
+/// Python private module, a Sass or Rails partial `_form.html.erb`) is
+/// named by "border" as `_help_panel.py` is by "panel". File names only:
+/// in a body, `self._print(...)` is a call, not the word "print" (measured:
+/// reading bodies this way too moved sympy-11400's snippets off its edit).
+pub fn for_each_name_term_hash(name: &str, mut f: impl FnMut(u64)) {
+    each_identifier(name, |id, multi| {
+        f(term_hash(id));
+        if multi {
+            each_long_part(id, |p| f(term_hash(p)));
+            if let Some(w) = underscored_word(id) {
+                f(term_hash(w));
+            }
+        }
+    });
+}
+
 /// The words of a file name, as term hashes: for each identifier of `name`
 /// (a file stem such as `IndianScaleStyle` or `line_gen`), its own hash and
 /// the hashes of its parts of two or more bytes (none when it has one part).
@@ -282,6 +312,9 @@ pub fn name_words(name: &str) -> Vec<(u64, Vec<u64>)> {
         let mut parts = Vec::new();
         if multi {
             each_long_part(id, |p| parts.push(term_hash(p)));
+            if let Some(w) = underscored_word(id) {
+                parts.push(term_hash(w));
+            }
         }
         out.push((term_hash(id), parts));
     });
@@ -349,6 +382,20 @@ mod tests {
             terms,
             ["let", "m", "sessionmanager", "session", "manager", "new"]
         );
+    }
+
+    #[test]
+    fn underscores_around_one_word_of_a_file_name_do_not_hide_it() {
+        let mut names = Vec::new();
+        for_each_name_term_hash("src/_border.py __init__ _x _help_panel", |h| names.push(h));
+        for word in ["border", "init", "help", "panel"] {
+            assert!(names.contains(&term_hash(word)), "{word}");
+        }
+        assert!(!names.contains(&term_hash("x")));
+        // Bodies keep reading `_border` as one term.
+        let mut body = Vec::new();
+        for_each_term_hash("_border", |h| body.push(h));
+        assert_eq!(body, [term_hash("_border")]);
     }
 
     #[test]

@@ -11,11 +11,12 @@ pub use crate::lang::is_test_path;
 
 /// Release notes and project-process documents (`CHANGELOG.md`, `NEWS`,
 /// `CONTRIBUTING.md`) and man pages (`foo.1`): they mention every feature
-/// and name, and a fix never lands in them.
+/// and name, and a fix never lands in them. A leading `_` marks a partial
+/// of one (trpc's `_contributing.mdx`), as it marks a private module.
 fn is_notes_file(file: &str) -> bool {
     let stem = file.split_once('.').map_or(file, |(s, _)| s);
     let stem = stem.to_ascii_uppercase();
-    let stem = stem.trim_end_matches(['-', '_']);
+    let stem = stem.trim_matches(['-', '_']);
     matches!(
         stem,
         "CHANGELOG"
@@ -137,6 +138,7 @@ mod tests {
         for p in [
             "CHANGELOG.md",
             "CONTRIBUTING.md",
+            "www/unversioned/_contributing.mdx",
             "doc/bat.1",
             "flask/static/jquery-3.6.0.js",
             "playground/src/App.ts",
@@ -147,6 +149,8 @@ mod tests {
         }
         // Release notes mention every feature: below other docs.
         assert!(cand_prior("CHANGELOG.md") < cand_prior("docs/usage.md"));
+        // A partial of the contributing guide is a process document too.
+        assert!(cand_prior("www/unversioned/_contributing.mdx") < cand_prior("www/guide.mdx"));
         assert!(w.notes_prior < w.aside_prior);
         assert_eq!(cand_prior("src/jquery_plugin.js"), 1.0);
         // A project's own small script under static/ is source.
