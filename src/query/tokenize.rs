@@ -270,39 +270,35 @@ pub fn for_each_term_hash(text: &str, mut f: impl FnMut(u64)) {
     });
 }
 
-/// The one word of an identifier that underscores around it made longer
-/// (`_border`, `__init__`, `border_`), else `None`; [`each_long_part`]
-/// yields nothing for such an identifier, which has a single part.
-fn underscored_word(id: &str) -> Option<&str> {
-    let word = id.trim_matches('_');
-    (word.len() >= 2
-        && word.len() < id.len()
-        && !word.contains('_')
-        && split_identifier(word).len() == 1)
-        .then_some(word)
-}
-
-/// [`for_each_term_hash`] for a path or file name: also the word of an
-/// identifier that underscores around it made longer, so `_border.py` (a
+/// The parts of a file-name identifier: [`each_long_part`]'s, or, for an
+/// identifier of one part that underscores around it made longer
+/// (`_border`, `__init__`, `border_`), that one word. So `_border.py` (a
 /// Python private module, a Sass or Rails partial `_form.html.erb`) is
 /// named by "border" as `_help_panel.py` is by "panel". File names only:
 /// in a body, `self._print(...)` is a call, not the word "print" (measured:
 /// reading bodies this way too moved sympy-11400's snippets off its edit).
+fn each_name_part<'a>(id: &'a str, mut f: impl FnMut(&'a str)) {
+    each_long_part(id, &mut f);
+    let word = id.trim_matches('_');
+    if word.len() >= 2 && word.len() < id.len() && !is_multi(word.as_bytes()) {
+        f(word);
+    }
+}
+
+/// [`for_each_term_hash`] for a path or file name, with `each_name_part`'s
+/// parts.
 pub fn for_each_name_term_hash(name: &str, mut f: impl FnMut(u64)) {
     each_identifier(name, |id, multi| {
         f(term_hash(id));
         if multi {
-            each_long_part(id, |p| f(term_hash(p)));
-            if let Some(w) = underscored_word(id) {
-                f(term_hash(w));
-            }
+            each_name_part(id, |p| f(term_hash(p)));
         }
     });
 }
 
 /// The words of a file name, as term hashes: for each identifier of `name`
 /// (a file stem such as `IndianScaleStyle` or `line_gen`), its own hash and
-/// the hashes of its parts of two or more bytes (none when it has one part).
+/// the hashes of its parts (`each_name_part`: `_border` has `border`).
 /// [`crate::score`] compares them with a query's terms to tell a file named
 /// by a query word (`Style.cs`) from one whose name only holds it among
 /// others (`IndianScaleStyle.cs`).
@@ -311,10 +307,7 @@ pub fn name_words(name: &str) -> Vec<(u64, Vec<u64>)> {
     each_identifier(name, |id, multi| {
         let mut parts = Vec::new();
         if multi {
-            each_long_part(id, |p| parts.push(term_hash(p)));
-            if let Some(w) = underscored_word(id) {
-                parts.push(term_hash(w));
-            }
+            each_name_part(id, |p| parts.push(term_hash(p)));
         }
         out.push((term_hash(id), parts));
     });
