@@ -126,6 +126,14 @@ pub(super) struct AnswerSummary {
     /// Mean share of the gold edit's lines inside the returned snippets, in percent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) edit_recall_pct: Option<f64>,
+    /// Where the rest went, as mean shares of the gold edit's lines in
+    /// percent: inside a chosen snippet the budget left as a handle, and in
+    /// a listed file but outside every snippet (text or handle). What is in
+    /// neither is in files the answer does not list (lost to ranking).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) edit_in_handles_pct: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) edit_unchosen_pct: Option<f64>,
     /// Mean tokens returned on those tasks.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) edit_mean_tokens: Option<f64>,
@@ -149,11 +157,20 @@ impl AnswerSummary {
         let high_files: usize = answered.iter().map(|(_, a)| a.high.len()).sum();
         let high_gold: usize = answered.iter().map(|(_, a)| a.high_gold).sum();
         let share = |num: usize, den: usize| num as f64 / den.max(1) as f64;
-        let edits: Vec<(f64, f64)> = answered
+        // Per task with a gold edit: (recall, tokens, share in handles,
+        // share in listed files outside every snippet).
+        let edits: Vec<(f64, f64, f64, f64)> = answered
             .iter()
             .filter_map(|(r, a)| match (a.edit_lines, a.edit_covered) {
                 (Some(lines), Some(covered)) if lines > 0 => {
-                    Some((share(covered, lines), r.tokens.unwrap_or(0) as f64))
+                    let handles = a.edit_in_handles.unwrap_or(0);
+                    let listed = a.edit_in_listed_files.unwrap_or(covered + handles);
+                    Some((
+                        share(covered, lines),
+                        r.tokens.unwrap_or(0) as f64,
+                        share(handles, lines),
+                        share(listed.saturating_sub(covered + handles), lines),
+                    ))
                 }
                 _ => None,
             })
@@ -161,6 +178,8 @@ impl AnswerSummary {
         let mean = |v: Vec<f64>| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
         let recall = mean(edits.iter().map(|e| e.0).collect());
         let tokens = mean(edits.iter().map(|e| e.1).collect());
+        let in_handles = mean(edits.iter().map(|e| e.2).collect());
+        let unchosen = mean(edits.iter().map(|e| e.3).collect());
         Some(AnswerSummary {
             tasks: answered.len(),
             high_files,
@@ -176,6 +195,8 @@ impl AnswerSummary {
                 / n,
             edit_tasks: edits.len(),
             edit_recall_pct: recall.map(|r| 100.0 * r),
+            edit_in_handles_pct: in_handles.map(|r| 100.0 * r),
+            edit_unchosen_pct: unchosen.map(|r| 100.0 * r),
             edit_mean_tokens: tokens,
             edit_recall_per_1k_tokens: match (recall, tokens) {
                 (Some(r), Some(t)) if t > 0.0 => Some(1000.0 * r / t),
@@ -382,6 +403,7 @@ mod tests {
                     gold_in_answer: 1,
                     edit_lines: Some(4),
                     edit_covered: Some(1),
+                    ..Default::default()
                 },
                 2000,
             ),
@@ -394,6 +416,7 @@ mod tests {
                     gold_in_answer: 1,
                     edit_lines: Some(2),
                     edit_covered: Some(2),
+                    ..Default::default()
                 },
                 4000,
             ),

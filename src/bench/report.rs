@@ -314,6 +314,8 @@ impl Report {
             "n",
             "edit n",
             "EditR%",
+            "InHandle%",
+            "Unchosen%",
             "FileInAns%",
             "tokens",
             "EditR/1k",
@@ -338,6 +340,8 @@ impl Report {
                     a.tasks.to_string(),
                     a.edit_tasks.to_string(),
                     opt(a.edit_recall_pct, 1),
+                    opt(a.edit_in_handles_pct, 1),
+                    opt(a.edit_unchosen_pct, 1),
                     format!("{:.1}", a.file_in_answer_pct),
                     opt(a.edit_mean_tokens, 0),
                     opt(a.edit_recall_per_1k_tokens, 3),
@@ -363,7 +367,7 @@ impl Report {
         }
         let mut out = String::from("\nThe answer (engine rows):\n");
         out.push_str(&align(&header, &rows, 2));
-        out.push_str("EditR%: mean share of the gold edit's lines (git-history: old-side lines of base_commit..commit in the gold files; SWE-bench: the gold_functions' spans in the base tree; question sets: the rows' gold_lines ranges, first when present) inside the returned snippets with text, over the `edit n` tasks that have one; tokens: mean returned on those tasks; EditR/1k: 1000 x mean edit recall (0..1) / mean tokens. FileInAns%: mean share of gold files with a snippet in the answer. HighPrec%: share of `high` files that are gold (pooled); 1stGoldHigh%: tasks whose best-ranked gold file is `high`.\n");
+        out.push_str("EditR%: mean share of the gold edit's lines (git-history: old-side lines of base_commit..commit in the gold files; SWE-bench: the gold_functions' spans in the base tree; question sets: the rows' gold_lines ranges, first when present) inside the returned snippets with text, over the `edit n` tasks that have one; InHandle%: inside a snippet the budget left as a handle; Unchosen%: in a listed file but in no snippet (the rest, 100 - EditR - InHandle - Unchosen, is in files not listed); tokens: mean returned on those tasks; EditR/1k: 1000 x mean edit recall (0..1) / mean tokens. FileInAns%: mean share of gold files with a snippet in the answer. HighPrec%: share of `high` files that are gold (pooled); 1stGoldHigh%: tasks whose best-ranked gold file is `high`.\n");
         out
     }
 

@@ -123,6 +123,15 @@ pub(super) struct AnswerScore {
     pub(super) edit_lines: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) edit_covered: Option<usize>,
+    /// Lines of the gold edit inside a snippet the budget left as a handle
+    /// (chosen, but without text): the share of the loss that is the
+    /// budget's, not the snippet choice's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) edit_in_handles: Option<usize>,
+    /// Lines of the gold edit in files the answer lists (with text or not):
+    /// the rest is lost to ranking.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) edit_in_listed_files: Option<usize>,
 }
 
 /// Keeps the normalized, distinct paths that are files of `tree`; the rest is returned apart.
@@ -215,21 +224,29 @@ pub(super) fn score_answer(
         .filter(|p| top.contains(p))
         .collect();
     let (high_gold, first_gold_high) = high_tier(top, &high, gold);
-    let mut spans = SnippetSpans::new();
-    for f in files {
-        let ranges: Vec<(usize, usize)> = f
-            .snippets
-            .iter()
-            .filter(|s| !s.text.is_empty())
-            .map(|s| (s.start_line, s.end_line))
-            .collect();
-        if !ranges.is_empty() {
-            spans
-                .entry(normalize_path(&f.path))
-                .or_default()
-                .extend(ranges);
+    let spans_where = |with_text: bool| {
+        let mut spans = SnippetSpans::new();
+        for f in files {
+            let ranges: Vec<(usize, usize)> = f
+                .snippets
+                .iter()
+                .filter(|s| s.text.is_empty() != with_text)
+                .map(|s| (s.start_line, s.end_line))
+                .collect();
+            if !ranges.is_empty() {
+                spans
+                    .entry(normalize_path(&f.path))
+                    .or_default()
+                    .extend(ranges);
+            }
         }
-    }
+        spans
+    };
+    let spans = spans_where(true);
+    let listed: SnippetSpans = files
+        .iter()
+        .map(|f| (normalize_path(&f.path), vec![(1, usize::MAX)]))
+        .collect();
     AnswerScore {
         high,
         high_gold,
@@ -237,6 +254,8 @@ pub(super) fn score_answer(
         gold_in_answer: gold.iter().filter(|g| spans.contains_key(*g)).count(),
         edit_lines: edit.map(|e| e.values().map(|l| l.len()).sum()),
         edit_covered: edit.map(|e| covered_lines(e, &spans)),
+        edit_in_handles: edit.map(|e| covered_lines(e, &spans_where(false))),
+        edit_in_listed_files: edit.map(|e| covered_lines(e, &listed)),
     }
 }
 
@@ -301,6 +320,37 @@ pub(super) fn warms(args: &BenchArgs, systems: &[System]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_gold_edit_lines_are_split_into_shown_left_as_handles_unchosen_and_unlisted() {
+        use crate::types::Snippet;
+        let snippet = |start_line: usize, end_line: usize, text: &str| Snippet {
+            start_line,
+            end_line,
+            text: text.into(),
+        };
+        let files = vec![File {
+            path: "src/a.rs".into(),
+            relevance: 0.9,
+            tier: Tier::High,
+            reasons: Vec::new(),
+            // Lines 1-3 shown, 10-12 a handle the budget left without text.
+            snippets: vec![snippet(1, 3, "a\nb\nc"), snippet(10, 12, "")],
+        }];
+        let mut edit = EditLines::new();
+        // 2 shown, 11 in the handle, 20 in the file but in no snippet.
+        edit.insert("src/a.rs".into(), [2, 11, 20].into_iter().collect());
+        // Not listed at all.
+        edit.insert("src/b.rs".into(), [5].into_iter().collect());
+        let gold = vec!["src/a.rs".to_string(), "src/b.rs".to_string()];
+        let top = vec!["src/a.rs".to_string()];
+        let a = score_answer(&files, &top, &gold, Some(&edit));
+        assert_eq!(a.edit_lines, Some(4));
+        assert_eq!(a.edit_covered, Some(1));
+        assert_eq!(a.edit_in_handles, Some(1));
+        assert_eq!(a.edit_in_listed_files, Some(3));
+        assert_eq!(a.gold_in_answer, 1);
+    }
 
     #[test]
     fn both_engine_rows_are_timed_warm_so_their_times_compare() {
