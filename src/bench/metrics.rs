@@ -164,7 +164,7 @@ impl AnswerSummary {
             .filter_map(|(r, a)| match (a.edit_lines, a.edit_covered) {
                 (Some(lines), Some(covered)) if lines > 0 => {
                     let handles = a.edit_in_handles.unwrap_or(0);
-                    let listed = a.edit_in_listed_files.unwrap_or(covered + handles);
+                    let listed = a.edit_in_listed_files.unwrap_or(0);
                     Some((
                         share(covered, lines),
                         r.tokens.unwrap_or(0) as f64,
@@ -403,7 +403,9 @@ mod tests {
                     gold_in_answer: 1,
                     edit_lines: Some(4),
                     edit_covered: Some(1),
-                    ..Default::default()
+                    // 1 line in a handle, 2 in the listed file outside every snippet.
+                    edit_in_handles: Some(1),
+                    edit_in_listed_files: Some(4),
                 },
                 2000,
             ),
@@ -416,7 +418,8 @@ mod tests {
                     gold_in_answer: 1,
                     edit_lines: Some(2),
                     edit_covered: Some(2),
-                    ..Default::default()
+                    edit_in_handles: Some(0),
+                    edit_in_listed_files: Some(2),
                 },
                 4000,
             ),
@@ -432,6 +435,8 @@ mod tests {
         assert!((a.file_in_answer_pct - 100.0 * (0.5 + 1.0 + 0.0) / 3.0).abs() < 1e-9);
         assert_eq!(a.edit_tasks, 2);
         assert_eq!(a.edit_recall_pct, Some(100.0 * (0.25 + 1.0) / 2.0));
+        assert_eq!(a.edit_in_handles_pct, Some(100.0 * (0.25 + 0.0) / 2.0));
+        assert_eq!(a.edit_unchosen_pct, Some(100.0 * (0.5 + 0.0) / 2.0));
         assert_eq!(a.edit_mean_tokens, Some(3000.0));
         assert!((a.edit_recall_per_1k_tokens.unwrap() - 1000.0 * 0.625 / 3000.0).abs() < 1e-12);
         // BM25 rows have no answer.

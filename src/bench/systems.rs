@@ -11,6 +11,7 @@ use crate::tools::retrieve::RetrieveParams;
 use crate::types::{File, Tier};
 use anyhow::Result;
 use serde::Serialize;
+use std::collections::HashSet;
 use std::path::Path;
 use std::time::Instant;
 
@@ -224,38 +225,38 @@ pub(super) fn score_answer(
         .filter(|p| top.contains(p))
         .collect();
     let (high_gold, first_gold_high) = high_tier(top, &high, gold);
-    let spans_where = |with_text: bool| {
-        let mut spans = SnippetSpans::new();
-        for f in files {
-            let ranges: Vec<(usize, usize)> = f
-                .snippets
-                .iter()
-                .filter(|s| s.text.is_empty() != with_text)
-                .map(|s| (s.start_line, s.end_line))
-                .collect();
-            if !ranges.is_empty() {
-                spans
-                    .entry(normalize_path(&f.path))
-                    .or_default()
-                    .extend(ranges);
-            }
+    // Returned snippet spans by file: with text, and left as handles.
+    let mut shown = SnippetSpans::new();
+    let mut handles = SnippetSpans::new();
+    for f in files {
+        let path = normalize_path(&f.path);
+        for s in &f.snippets {
+            let spans = if s.text.is_empty() {
+                &mut handles
+            } else {
+                &mut shown
+            };
+            spans
+                .entry(path.clone())
+                .or_default()
+                .push((s.start_line, s.end_line));
         }
-        spans
-    };
-    let spans = spans_where(true);
-    let listed: SnippetSpans = files
-        .iter()
-        .map(|f| (normalize_path(&f.path), vec![(1, usize::MAX)]))
-        .collect();
+    }
+    let listed: HashSet<String> = files.iter().map(|f| normalize_path(&f.path)).collect();
     AnswerScore {
         high,
         high_gold,
         first_gold_high,
-        gold_in_answer: gold.iter().filter(|g| spans.contains_key(*g)).count(),
+        gold_in_answer: gold.iter().filter(|g| shown.contains_key(*g)).count(),
         edit_lines: edit.map(|e| e.values().map(|l| l.len()).sum()),
-        edit_covered: edit.map(|e| covered_lines(e, &spans)),
-        edit_in_handles: edit.map(|e| covered_lines(e, &spans_where(false))),
-        edit_in_listed_files: edit.map(|e| covered_lines(e, &listed)),
+        edit_covered: edit.map(|e| covered_lines(e, &shown)),
+        edit_in_handles: edit.map(|e| covered_lines(e, &handles)),
+        edit_in_listed_files: edit.map(|e| {
+            e.iter()
+                .filter(|(file, _)| listed.contains(*file))
+                .map(|(_, lines)| lines.len())
+                .sum()
+        }),
     }
 }
 
