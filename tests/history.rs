@@ -8,7 +8,6 @@ use ctxloop::request::CallOptions;
 use ctxloop::test_support::scratch_git;
 use ctxloop::tools::retrieve::RetrieveParams;
 use ctxloop::types::RetrieveOutput;
-use ctxloop::Weights;
 use std::path::Path;
 
 const TASK: &str = "the widget frobnicator drops the quux flag";
@@ -61,11 +60,7 @@ fn retrieve(engine: &Engine, root: &Path, history: Option<&HistorySource>) -> Re
             },
             &CallOptions {
                 history,
-                // The signal is off by default (weight 0); these tests turn it on.
-                weights: Some(&Weights {
-                    history: 0.3,
-                    ..Weights::default()
-                }),
+                // The default weights: the signal is on unless turned off.
                 ..Default::default()
             },
         )
