@@ -132,7 +132,7 @@ impl Default for Weights {
             // 57.5/81.7 -> 58.2/82.4; dev-questions 44.4/90.5 -> 52.4/90.5,
             // MRR .732 -> .780; dev-rust unchanged. (Its first version lost
             // dev-python Acc@5 79.1 -> 77.8 and was off by default.) A cold
-            // call pays one `git log`: about 0.13 s on sympy's 5,000 last
+            // call pays one `git log`: 0.13-0.16 s on sympy's 5,000 last
             // commits (`--no-history` turns it off).
             history: 0.3,
             high_share: 0.3,
