@@ -130,7 +130,9 @@ impl Default for Weights {
             // 0 (bench `--weights hist:history=0.3`, 2026-12-03): dev-multilang
             // Acc@1/5 33.8/62.6 -> 35.0/63.8, MRR .606 -> .619; dev-python
             // 57.5/81.7 -> 58.2/82.4; dev-questions 44.4/90.5 -> 52.4/90.5,
-            // MRR .732 -> .780; dev-rust unchanged. (Its first version lost
+            // MRR .732 -> .780; dev-rust Acc@k unchanged. Edit recall fell on
+            // dev-rust 67.0 -> 64.5 and dev-python 57.8 -> 57.1 (the files it
+            // lifts take snippet budget). (Its first version lost
             // dev-python Acc@5 79.1 -> 77.8 and was off by default.) A cold
             // call pays one `git log`: 0.13-0.16 s on sympy's 5,000 last
             // commits (`--no-history` turns it off).
