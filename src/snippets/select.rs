@@ -7,7 +7,7 @@ use super::cut::{
 };
 use super::evidence::{line_evidence, region_hits, MAX_EVIDENCE};
 use crate::corpus::Doc;
-use crate::lang::{DefKind, Definition, RefKind, Reference};
+use crate::lang::{DefKind, Definition, RefKind, Symbols};
 use crate::query::TaskQuery;
 use crate::types::Snippet;
 
@@ -59,7 +59,7 @@ pub fn snippets(
     let nested = nested_evidence(&defs, lines.len(), &totals);
     let regions = scored_regions(&defs, &nested, &lines, q, defines, &totals);
     let mut chosen = choose(&regions, &lines, q, &evidence);
-    add_callees(&mut chosen, &defs, &syms.references, &lines, q, &evidence);
+    add_callees(&mut chosen, &syms, &lines, q, &evidence);
     join_signatures(&mut chosen, &syms.definitions);
     let chosen: Vec<(usize, usize)> = chosen
         .into_iter()
@@ -302,43 +302,34 @@ fn choose(
 /// 2026-12-03), so only callees are followed.
 fn add_callees(
     chosen: &mut Vec<(usize, usize, usize)>,
-    defs: &[&Definition],
-    refs: &[Reference],
+    syms: &Symbols,
     lines: &[&str],
     q: &TaskQuery,
     evidence: &[f64],
 ) {
-    let callable: Vec<&Definition> = defs
-        .iter()
-        .copied()
-        .filter(|d| d.kind.is_callable() && !d.local)
-        .collect();
-    let defined_once = |name: &str| -> Option<&Definition> {
-        let mut it = callable.iter().filter(|d| d.name == name);
-        let d = it.next()?;
-        it.next().is_none().then_some(*d)
-    };
     let n = lines.len();
+    let defined_once = |name: &str| -> Option<(usize, usize)> {
+        let mut it = syms
+            .defines(name)
+            .filter(|d| d.kind.is_callable() && !d.local);
+        let d = it.next()?;
+        let lines = (d.start_line, d.end_line.min(n));
+        (it.next().is_none() && lines.0 >= 1 && lines.0 <= lines.1).then_some(lines)
+    };
     for k in 0..chosen.len() {
         let (cs, ce, _) = chosen[k];
-        let callees: Vec<&Definition> = refs
+        let callees: Vec<(usize, usize)> = syms
+            .references
             .iter()
             .filter(|r| matches!(r.kind, RefKind::Call | RefKind::Method))
             .filter(|r| cs <= r.line && r.line <= ce)
             .filter_map(|r| defined_once(&r.name))
             .collect();
-        for d in callees {
+        for (s, e) in callees {
             if chosen.len() >= MAX_SNIPPETS {
                 return;
             }
-            let (s, e) = cut_range(
-                lines,
-                d.start_line,
-                d.end_line.min(n),
-                q,
-                evidence,
-                NEIGHBOUR_LINES,
-            );
+            let (s, e) = cut_range(lines, s, e, q, evidence, NEIGHBOUR_LINES);
             if chosen.iter().any(|&(a, b, _)| s <= b && a <= e) {
                 continue;
             }
