@@ -12,11 +12,18 @@ pub use crate::lang::is_test_path;
 /// Release notes and project-process documents (`CHANGELOG.md`, `NEWS`,
 /// `CONTRIBUTING.md`) and man pages (`foo.1`): they mention every feature
 /// and name, and a fix never lands in them. A leading `_` marks a partial
-/// of one (trpc's `_contributing.mdx`), as it marks a private module.
+/// of one (trpc's `_contributing.mdx`), as it marks a private module; a
+/// version after the name is one release's part (vuejs/core's
+/// `CHANGELOG-3.2.md`, jackson-databind's `CREDITS-2.x`).
 fn is_notes_file(file: &str) -> bool {
     let stem = file.split_once('.').map_or(file, |(s, _)| s);
     let stem = stem.to_ascii_uppercase();
     let stem = stem.trim_matches(['-', '_']);
+    // `CHANGELOG-3`, `RELEASE_NOTES_2`: the name before a version.
+    let stem = stem
+        .match_indices(['-', '_'])
+        .find(|(i, _)| stem.as_bytes().get(i + 1).is_some_and(u8::is_ascii_digit))
+        .map_or(stem, |(i, _)| &stem[..i]);
     matches!(
         stem,
         "CHANGELOG"
@@ -29,6 +36,7 @@ fn is_notes_file(file: &str) -> bool {
             | "CONTRIBUTING"
             | "AUTHORS"
             | "CONTRIBUTORS"
+            | "CREDITS"
             | "CODE_OF_CONDUCT"
             | "SECURITY"
             | "MIGRATING"
@@ -36,6 +44,34 @@ fn is_notes_file(file: &str) -> bool {
     ) || file
         .rsplit_once('.')
         .is_some_and(|(_, e)| e.len() == 1 && e.as_bytes()[0].is_ascii_digit())
+}
+
+/// Directories that hold release notes, one file a release or a change
+/// (jackson-databind's `release-notes/VERSION-2.x`, towncrier's
+/// `newsfragments/`, `changelog.d/`, Sphinx projects' `whatsnew/`): every
+/// file below one is a notes file, whatever its name. Only names no source
+/// directory takes (`changes/`, `news/`, `history/`, `releases/` can be code).
+const NOTES_DIRS: &[&str] = &[
+    "changelog",
+    "changelog.d",
+    "changelogs",
+    "changes.d",
+    "news.d",
+    "newsfragments",
+    "release-notes",
+    "release_notes",
+    "releasenotes",
+    "whatsnew",
+];
+
+/// Whether `rel` is a notes file: by its name ([`is_notes_file`]) or
+/// below a [`NOTES_DIRS`] directory.
+fn is_notes_path(rel: &str, file: &str) -> bool {
+    is_notes_file(file)
+        || rel
+            .rsplit('/')
+            .skip(1)
+            .any(|d| NOTES_DIRS.iter().any(|n| d.eq_ignore_ascii_case(n)))
 }
 
 /// A vendored copy of a JavaScript library: a `.js` file whose name carries
@@ -67,7 +103,7 @@ pub(super) fn prior(c: &Candidate, w: &Weights) -> (f64, &'static str) {
     let file = rel.rsplit('/').next().unwrap_or(rel);
     if is_test_path(rel) {
         (w.test_prior, "test file")
-    } else if is_notes_file(file) {
+    } else if is_notes_path(rel, file) {
         (w.notes_prior, "release notes, process document or man page")
     } else if is_aside_path(rel)
         || !rel.contains('.')
@@ -147,6 +183,23 @@ mod tests {
         ] {
             assert!(cand_prior(p) < 1.0, "{p}");
         }
+        // Release notes under a notes directory or with a version in the
+        // name are notes too, whatever the file is called.
+        for p in [
+            "release-notes/VERSION-2.x",
+            "release-notes/CREDITS-2.x",
+            "changelogs/CHANGELOG-3.2.md",
+            "changelog/change_make_allow_for_alignment_20260809.md",
+            "newsfragments/1234.bugfix",
+            "doc/whatsnew/v2.1.rst",
+        ] {
+            assert!(cand_prior(p) <= w.notes_prior, "{p}");
+        }
+        // Not a version: a word after the name (`changes_view.py`), and
+        // directories a project's code may take.
+        assert_eq!(cand_prior("src/changes_view.py"), 1.0);
+        assert_eq!(cand_prior("src/history/git.rs"), 1.0);
+        assert_eq!(cand_prior("app/releases/models.py"), 1.0);
         // Release notes mention every feature: below other docs.
         assert!(cand_prior("CHANGELOG.md") < cand_prior("docs/usage.md"));
         // A partial of the contributing guide is a process document too.
