@@ -56,6 +56,10 @@ pub struct TaskQuery {
     pub terms: Vec<Term>,
     /// Identifiers in their original case, candidates for "files that define them".
     pub identifiers: Vec<String>,
+    /// Those of [`TaskQuery::identifiers`] the title holds (its first
+    /// non-empty line: what the task is about, where the rest is often a
+    /// traceback's frames on the way there).
+    pub title_identifiers: Vec<String>,
     /// File paths named in the text (`a/b.py`, traceback frames), `/`-separated.
     pub paths: Vec<String>,
     /// Dotted names (`pkg.mod.Class`), as `/`-joined path stems to match.
@@ -160,7 +164,14 @@ impl TaskQuery {
         let mut idents = c.idents;
         idents.retain(|id| kept.contains(&term_hash(id)));
         let (paths, modules) = structural_references(task);
+        let in_title: HashSet<&str> = identifiers(title).map(|(_, id)| id).collect();
+        let title_identifiers = idents
+            .iter()
+            .filter(|id| in_title.contains(id.as_str()))
+            .cloned()
+            .collect();
         TaskQuery {
+            title_identifiers,
             text: task_text(task),
             weights: terms.iter().map(|t| (t.hash, t.weight)).collect(),
             terms,

@@ -5,7 +5,7 @@
 use super::cut::{
     cut_range, densest_window, merge_neighbours, MAX_BEST_SNIPPET_LINES, MAX_SNIPPET_LINES,
 };
-use super::evidence::{line_evidence, region_hits, MAX_EVIDENCE};
+use super::evidence::{line_evidence, region_hits, LineEvidence, MAX_EVIDENCE};
 use crate::corpus::Doc;
 use crate::lang::{DefKind, Definition, RefKind, Symbols};
 use crate::query::TaskQuery;
@@ -52,12 +52,12 @@ pub fn snippets(
     if lines.is_empty() {
         return Vec::new();
     }
-    let evidence = line_evidence(&lines, q);
-    let totals = Totals::new(&evidence);
+    let found = line_evidence(&lines, q);
     let syms = doc.symbols_until(stop);
     let defs = candidates(&syms.definitions, lines.len());
-    let nested = nested_evidence(&defs, lines.len(), &totals);
-    let regions = scored_regions(&defs, &nested, &lines, q, defines, &totals);
+    let own = own_evidence(&defs, lines.len(), &found);
+    let evidence = found.score;
+    let regions = scored_regions(&defs, &own, &lines, q, defines);
     let mut chosen = choose(&regions, &lines, q, &evidence);
     add_callees(&mut chosen, &syms, &lines, q, &evidence);
     join_signatures(&mut chosen, &syms.definitions);
@@ -148,24 +148,6 @@ fn with_context(lines: &[&str], regions: Vec<(usize, usize)>) -> Vec<(usize, usi
         .collect()
 }
 
-/// Prefix sums of the evidence per line: a region's total in O(1).
-struct Totals(Vec<f64>);
-
-impl Totals {
-    fn new(evidence: &[f64]) -> Totals {
-        let mut prefix = vec![0.0; evidence.len() + 1];
-        for (i, e) in evidence.iter().enumerate() {
-            prefix[i + 1] = prefix[i] + e;
-        }
-        Totals(prefix)
-    }
-
-    /// The evidence of lines `s..=e` (1-based).
-    fn of(&self, s: usize, e: usize) -> f64 {
-        self.0[e] - self.0[s - 1]
-    }
-}
-
 /// The definitions that may be a snippet: not modules or impl blocks, and
 /// starting within the file's `n` lines.
 fn candidates(defs: &[Definition], n: usize) -> Vec<&Definition> {
@@ -175,11 +157,20 @@ fn candidates(defs: &[Definition], n: usize) -> Vec<&Definition> {
         .collect()
 }
 
-/// Per definition, the evidence of the definitions nested in it: a
-/// definition's own evidence leaves out its nested definitions' lines (the
-/// quoted message counts for the method holding it, not its class).
-fn nested_evidence(defs: &[&Definition], n: usize, totals: &Totals) -> Vec<f64> {
-    let mut nested = vec![0.0; defs.len()];
+/// Per definition, the evidence of its own lines (not those of the
+/// definitions nested in it: the quoted message counts for the method
+/// holding it, not its class): its strong evidence (quoted literals, a
+/// table's insertion point) line by line, and each task identifier it
+/// holds weighted by 1 + ln(lines holding it), as `region_hits` weighs
+/// query terms. Before, each line counted in full: a long traceback frame
+/// calling `self._print(...)` on forty lines reached the evidence cap and
+/// outranked the five-line function the title names (sympy-21171);
+/// counting each identifier once instead lost the functions that work
+/// with a name over those that mention it (sympy-13480's `coth.eval`;
+/// edit recall of the quick set's 68 Python tasks 63.1 -> 61.8).
+fn own_evidence(defs: &[&Definition], n: usize, found: &LineEvidence) -> Vec<f64> {
+    // Direct children of each definition, by line span.
+    let mut children: Vec<Vec<(usize, usize)>> = vec![Vec::new(); defs.len()];
     let mut order: Vec<usize> = (0..defs.len()).collect();
     order.sort_by_key(|&i| (defs[i].start_line, std::cmp::Reverse(defs[i].end_line)));
     let mut open: Vec<usize> = Vec::new();
@@ -190,12 +181,44 @@ fn nested_evidence(defs: &[&Definition], n: usize, totals: &Totals) -> Vec<f64> 
         }
         if let Some(&p) = open.last() {
             if e <= defs[p].end_line.min(n) {
-                nested[p] += totals.of(s, e);
+                children[p].push((s, e));
             }
         }
         open.push(i);
     }
-    nested
+    defs.iter()
+        .zip(&children)
+        .map(|(d, kids)| {
+            let (s, e) = (d.start_line, d.end_line.min(n));
+            let mut counts = vec![0u32; found.id_weights.len()];
+            let mut strong = 0.0;
+            let mut kids = kids.iter().peekable();
+            let mut line = s;
+            while line <= e {
+                if let Some(&&(ks, ke)) = kids.peek() {
+                    if line >= ks {
+                        line = line.max(ke + 1);
+                        kids.next();
+                        continue;
+                    }
+                }
+                let mut mask = found.ids[line - 1];
+                while mask != 0 {
+                    counts[mask.trailing_zeros() as usize] += 1;
+                    mask &= mask - 1;
+                }
+                strong += found.strong[line - 1];
+                line += 1;
+            }
+            let named: f64 = counts
+                .iter()
+                .zip(&found.id_weights)
+                .filter(|(&c, _)| c > 0)
+                .map(|(&c, w)| w * (1.0 + f64::from(c).ln()))
+                .sum();
+            named + strong
+        })
+        .collect()
 }
 
 /// The definitions that match, as (score, start, end, whether it is a
@@ -205,11 +228,10 @@ fn nested_evidence(defs: &[&Definition], n: usize, totals: &Totals) -> Vec<f64> 
 /// plus their own evidence.
 fn scored_regions(
     defs: &[&Definition],
-    nested: &[f64],
+    own: &[f64],
     lines: &[&str],
     q: &TaskQuery,
     defines: &[String],
-    totals: &Totals,
 ) -> Vec<(f64, usize, usize, bool)> {
     let mut regions: Vec<(f64, usize, usize, bool)> = Vec::new();
     for (i, d) in defs.iter().enumerate() {
@@ -225,7 +247,7 @@ fn scored_regions(
         score /= 1.0 + ((e - s + 1) as f64 / 80.0).ln_1p();
         // Evidence is not: the function holding the quoted message is the
         // one to show, however long.
-        score += (totals.of(s, e) - nested[i]).clamp(0.0, MAX_EVIDENCE);
+        score += own[i].clamp(0.0, MAX_EVIDENCE);
         if score > 0.0 {
             let callable = matches!(d.kind, DefKind::Function | DefKind::Method);
             regions.push((score, s, e, callable));
@@ -441,6 +463,48 @@ mod tests {
         let sn = snippets(&doc, &q, &[], &|| false);
         assert!(sn[0].text.contains("config->retry_all_errors"), "{sn:?}");
         assert!(!sn[0].text.contains("retry_help"), "{sn:?}");
+    }
+
+    #[test]
+    fn the_function_the_title_names_comes_before_the_frames_that_repeat_their_names() {
+        // A traceback's frames (`_print_Mul`) call `self._print(...)` on
+        // every line; the title names the five-line function that fails.
+        let mut text = String::from("class LatexPrinter:\n    def _print_Mul(self, expr):\n");
+        for i in 0..40 {
+            text.push_str(&format!("        t{i} = self._print(expr.args[{i}])\n"));
+        }
+        text.push_str("        return t0\n\n");
+        for i in 0..20 {
+            text.push_str(&format!(
+                "    def _print_Other{i}(self, expr):\n        return str(expr)\n\n"
+            ));
+        }
+        text.push_str("    def _print_SingularityFunction(self, expr):\n");
+        text.push_str("        shift = self._print(expr.args[0] - expr.args[1])\n");
+        text.push_str("        power = self._print(expr.args[2])\n");
+        text.push_str(
+            "        return r\"{\\left\\langle %s \\right\\rangle}^{%s}\" % (shift, power)\n",
+        );
+        let task = concat!(
+            "_print_SingularityFunction() got an unexpected keyword argument 'exp'\n",
+            "Traceback (most recent call last):\n",
+            "  File \"sympy/printing/latex.py\", line 567, in _print_Mul\n",
+            "    tex = self._print(expr)\n",
+            "  File \"sympy/printing/printer.py\", line 329, in _print\n",
+            "    return getattr(self, printmethod)(expr, **kwargs)\n",
+            "TypeError: _print_SingularityFunction() got an unexpected keyword argument 'exp'\n",
+        );
+        let doc = crate::corpus::Doc::for_test("sympy/printing/latex.py", &text);
+        let q = TaskQuery::new(task, &[]);
+        let defines = [
+            "_print_Mul".to_string(),
+            "_print_SingularityFunction".to_string(),
+        ];
+        let sn = snippets(&doc, &q, &defines, &|| false);
+        assert!(
+            sn[0].text.contains("def _print_SingularityFunction"),
+            "{sn:?}"
+        );
     }
 
     #[test]
