@@ -1,6 +1,7 @@
 //! A per-file Bloom filter of index terms, for large trees.
 
 use crate::query::for_each_term_hash;
+use rustc_hash::FxHashMap;
 
 /// A Bloom filter of the distinct index terms of a file (by [`term_hash`]):
 /// [`TermFilter::may_hold`] is true for every term the file holds, and for
@@ -37,24 +38,25 @@ impl TermFilter {
     ///
     /// [`TermSet::count`]: crate::query::TermSet::count
     pub(super) fn build(text: &str, wanted: &[(u64, &str)]) -> (TermFilter, Vec<u32>) {
-        let table = WantedTable::new(wanted);
-        let mut found = vec![0u32; table.len()];
+        // Each distinct wanted hash → its slot in `found`.
+        let mut slot_of: FxHashMap<u64, usize> = FxHashMap::default();
+        for &(h, _) in wanted {
+            let next = slot_of.len();
+            slot_of.entry(h).or_insert(next);
+        }
+        let mut found = vec![0u32; slot_of.len()];
         // Most of a file's terms repeat one seen shortly before (`struct`,
         // `return`, the names of the function at hand): a direct-mapped
-        // table of recent hashes drops those repeats before they are kept.
-        // It starts full of the first term's hash, which is kept first.
+        // table of recent hashes drops those repeats before they are kept
+        // (a hash of 0, the table's empty value, is always kept).
         let mut hashes: Vec<u64> = Vec::with_capacity(text.len() / 32);
-        let mut recent: Option<Box<[u64; RECENT]>> = None;
+        let mut recent = [0u64; RECENT];
         for_each_term_hash(text, |h| {
-            if let Some(i) = table.find(h) {
+            if let Some(&i) = slot_of.get(&h) {
                 found[i] += 1;
             }
-            let recent = recent.get_or_insert_with(|| {
-                hashes.push(h);
-                Box::new([h; RECENT])
-            });
             let slot = &mut recent[(h >> 54) as usize % RECENT];
-            if *slot != h {
+            if *slot != h || h == 0 {
                 *slot = h;
                 hashes.push(h);
             }
@@ -72,7 +74,7 @@ impl TermFilter {
                 if t.is_empty() {
                     return 0;
                 }
-                table.find(h).map_or(0, |i| found[i])
+                slot_of.get(&h).map_or(0, |&i| found[i])
             })
             .collect();
         let set: u64 = bits.iter().map(|w| u64::from(w.count_ones())).sum();
@@ -150,60 +152,6 @@ impl TermFilter {
     /// Heap bytes of the filter.
     pub(super) fn heap_bytes(&self) -> usize {
         self.bits.len() * 8
-    }
-}
-
-/// The wanted terms' hashes in a small open-addressing table: the counts of
-/// a few dozen terms are taken while the text's terms stream past.
-struct WantedTable {
-    /// Slot → (hash, index among the distinct hashes); `None` is empty.
-    slots: Vec<Option<(u64, usize)>>,
-    distinct: usize,
-}
-
-impl WantedTable {
-    fn new(wanted: &[(u64, &str)]) -> WantedTable {
-        let size = (wanted.len() * 4).max(8).next_power_of_two();
-        let mut table = WantedTable {
-            slots: vec![None; size],
-            distinct: 0,
-        };
-        for &(h, _) in wanted {
-            let mut s = table.slot(h);
-            loop {
-                match table.slots[s] {
-                    Some((x, _)) if x == h => break,
-                    Some(_) => s = (s + 1) & (size - 1),
-                    None => {
-                        table.slots[s] = Some((h, table.distinct));
-                        table.distinct += 1;
-                        break;
-                    }
-                }
-            }
-        }
-        table
-    }
-
-    fn len(&self) -> usize {
-        self.distinct
-    }
-
-    fn slot(&self, h: u64) -> usize {
-        // Term hashes end in murmur3's finaliser: their low bits are mixed.
-        (h as usize) & (self.slots.len() - 1)
-    }
-
-    fn find(&self, h: u64) -> Option<usize> {
-        let mask = self.slots.len() - 1;
-        let mut s = self.slot(h);
-        loop {
-            match self.slots[s] {
-                Some((x, i)) if x == h => return Some(i),
-                Some(_) => s = (s + 1) & mask,
-                None => return None,
-            }
-        }
     }
 }
 
