@@ -278,6 +278,49 @@ pub fn is_test_path(rel: &str) -> bool {
     spec.test_names.iter().any(|n| n.matches(stem))
 }
 
+/// Whether `rel` is a test double kept beside the product's code: a fake,
+/// or mock by its file name (`FakeProcessResult.php`,
+/// `NotificationFake.php`, `MockClock.java`, `mock_store.go`,
+/// `store_mock.go`, `fake_clock.py`) or under a `fakes/` or `mocks/`
+/// directory (any case). Not "stub": `StubPublishCommand.php` publishes
+/// Laravel's code templates and `stubs/` holds them, or Python's type stubs. Such files repeat the API they stand
+/// in for, and a task about that API (Laravel's "process fake assertions",
+/// whose fix is in `Process/Factory.php`) matches them as well as the real
+/// code. Test directories are [`is_test_path`]'s.
+pub fn is_test_double_path(rel: &str) -> bool {
+    let (dirs, file) = rel.rsplit_once('/').unwrap_or(("", rel));
+    if dirs
+        .split('/')
+        .any(|d| ["fakes", "mocks"].iter().any(|n| d.eq_ignore_ascii_case(n)))
+    {
+        return true;
+    }
+    if language_of(file).is_none() {
+        return false;
+    }
+    let stem = file.split_once('.').map_or(file, |(s, _)| s);
+    const WORDS: &[&str] = &["Fake", "Mock"];
+    // CamelCase: `FakeX`, `MockX`, `XFake`, `XMock` (a word of its own).
+    let camel = WORDS.iter().any(|w| {
+        stem.strip_prefix(w)
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+            || stem.strip_suffix(w).is_some_and(|head| {
+                head.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+            })
+    });
+    // snake_case: `fake_x`, `mock_x`, `x_mock`, `x_mocks`, `x_fake`.
+    let snake = WORDS.iter().any(|w| {
+        let w = w.to_ascii_lowercase();
+        stem.strip_prefix(w.as_str())
+            .is_some_and(|rest| rest.starts_with('_'))
+            || stem
+                .strip_suffix(w.as_str())
+                .or_else(|| stem.strip_suffix(format!("{w}s").as_str()))
+                .is_some_and(|head| head.len() > 1 && head.ends_with('_'))
+    });
+    camel || snake
+}
+
 /// A directory that holds tests (see [`is_test_path`]).
 fn is_test_dir(seg: &str) -> bool {
     if matches!(

@@ -204,7 +204,7 @@ impl Rerank for Calibrate {
 
     fn rerank(&self, ctx: &ScoreContext, scored: &mut Vec<Scored>) {
         scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
-        let aside = |idx: usize| super::priors::is_aside(&ctx.cands[idx], ctx.weights);
+        let aside = |idx: usize| super::priors::is_aside(&ctx.cands[idx], ctx.weights, ctx.query);
         calibrate(
             scored,
             ctx.query,

@@ -87,8 +87,8 @@ impl Pass for History {
             let idx = allowed[f.path.as_str()];
             // Tests, docs and other non-source files are discounted here as
             // in their lexical score: fixes land in source files.
-            let share =
-                w * (f.score / top) / (1.0 + rank as f64) * prior(&ctx.cands[idx], ctx.weights).0;
+            let share = w * (f.score / top) / (1.0 + rank as f64)
+                * prior(&ctx.cands[idx], ctx.weights, ctx.query).0;
             if share < 1e-3 {
                 continue;
             }

@@ -193,7 +193,7 @@ fn explain(ctx: &ScoreContext, scored: &mut [Scored]) {
             .partition(|e| matches!(e, Evidence::Defines { .. }));
         why.extend(defines);
         if s.prior_applied {
-            let (factor, label) = prior(&ctx.cands[s.idx], ctx.weights);
+            let (factor, label) = prior(&ctx.cands[s.idx], ctx.weights, ctx.query);
             why.push(Evidence::Prior { label, factor });
         }
         why.extend(rest);

@@ -2,12 +2,13 @@
 
 use super::stage::{Pass, ScoreContext};
 use super::{Candidate, Scored, Weights};
+use crate::query::TaskQuery;
 
-use crate::lang::is_aside_path;
 /// Whether a path is a test file: one rule for the engine and the bench's
 /// source-only baseline, with each language's conventions
 /// ([`crate::lang::is_test_path`]).
 pub use crate::lang::is_test_path;
+use crate::lang::{is_aside_path, is_test_double_path};
 
 /// Release notes and project-process documents (`CHANGELOG.md`, `NEWS`,
 /// `CONTRIBUTING.md`) and man pages (`foo.1`): they mention every feature
@@ -98,11 +99,22 @@ fn is_vendored_js(rel: &str, file: &str, len: usize) -> bool {
 /// are rarely a tenth of that).
 const VENDORED_JS_BYTES: usize = 100_000;
 
-pub(super) fn prior(c: &Candidate, w: &Weights) -> (f64, &'static str) {
+/// Whether the task names the file's stem as an identifier
+/// (`FakeInvokedProcess` for `FakeInvokedProcess.php`).
+fn names_stem(q: &TaskQuery, file: &str) -> bool {
+    let stem = file.split_once('.').map_or(file, |(s, _)| s);
+    q.identifiers.iter().any(|i| i == stem)
+}
+
+/// The prior of `c` (a multiplier of its evidence, and its label) for the
+/// task `q`.
+pub(super) fn prior(c: &Candidate, w: &Weights, q: &TaskQuery) -> (f64, &'static str) {
     let rel = c.rel;
     let file = rel.rsplit('/').next().unwrap_or(rel);
     if is_test_path(rel) {
         (w.test_prior, "test file")
+    } else if is_test_double_path(rel) && !names_stem(q, file) {
+        (w.test_prior, "test double (a fake or mock)")
     } else if is_notes_path(rel, file) {
         (w.notes_prior, "release notes, process document or man page")
     } else if is_aside_path(rel)
@@ -125,8 +137,8 @@ pub(super) fn prior(c: &Candidate, w: &Weights) -> (f64, &'static str) {
 /// Whether the prior marks the file as not the product's source code
 /// (tests, docs, examples, notes, vendored or other non-code files): such a
 /// file is high tier only when the task names it.
-pub(super) fn is_aside(c: &Candidate, w: &Weights) -> bool {
-    let p = prior(c, w).0;
+pub(super) fn is_aside(c: &Candidate, w: &Weights, q: &TaskQuery) -> bool {
+    let p = prior(c, w, q).0;
     p < 1.0 && p < w.init_prior
 }
 
@@ -142,7 +154,7 @@ impl Pass for Priors {
 
     fn run(&self, ctx: &mut ScoreContext, scored: &mut Vec<Scored>) {
         for s in scored.iter_mut() {
-            let prior = prior(&ctx.cands[s.idx], ctx.weights);
+            let prior = prior(&ctx.cands[s.idx], ctx.weights, ctx.query);
             if prior.0 < 1.0 {
                 s.raw *= prior.0;
                 s.lexical *= prior.0;
@@ -157,13 +169,57 @@ mod tests {
     use super::*;
 
     fn cand_prior(rel: &str) -> f64 {
+        task_prior(rel, "fix the bug")
+    }
+
+    fn task_prior(rel: &str, task: &str) -> f64 {
         let doc = std::sync::Arc::new(crate::corpus::Doc::for_test(rel, "x = 1\n"));
         let c = Candidate {
             rel,
             doc: &doc,
             allowed: true,
         };
-        prior(&c, &Weights::default()).0
+        prior(&c, &Weights::default(), &TaskQuery::new(task, &[])).0
+    }
+
+    #[test]
+    fn test_doubles_beside_the_code_weigh_as_tests_unless_the_task_names_them() {
+        let w = Weights::default();
+        // Laravel keeps its fakes in `src/`: a task about "process fake
+        // assertions" matched `FakeProcessResult.php` and the other doubles
+        // above `Process/Factory.php`, which the fix changed.
+        let task = "Support array commands in process fake assertions";
+        for p in [
+            "src/Illuminate/Process/FakeProcessResult.php",
+            "src/Illuminate/Support/Testing/Fakes/NotificationFake.php",
+            "internal/prompter/prompter_mock.go",
+            "pkg/store/mock_store.go",
+            "src/poetry/utils/env/mock_env.py",
+            "lib/mocks/client.ts",
+            "src/main/java/org/x/MockClock.java",
+        ] {
+            assert_eq!(task_prior(p, task), w.test_prior, "{p}");
+        }
+        // Named by the task, a double is what it is about.
+        assert_eq!(
+            task_prior(
+                "src/Illuminate/Process/FakeInvokedProcess.php",
+                "Add `stop()` and `ensureNotTimedOut()` to `FakeInvokedProcess`"
+            ),
+            1.0
+        );
+        // Near misses: words that only start or end like one, a stub that
+        // is a code template's command, a bare `mock.py` (a mocking library).
+        for p in [
+            "src/Illuminate/Process/Factory.php",
+            "src/Illuminate/Foundation/Console/StubPublishCommand.php",
+            "src/unittest/mock.py",
+            "src/faker.rs",
+            "lib/mockingbird.js",
+            "src/Fakes.md",
+        ] {
+            assert!(task_prior(p, task) > w.test_prior, "{p}");
+        }
     }
 
     #[test]

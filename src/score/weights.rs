@@ -24,7 +24,9 @@ pub struct Weights {
     pub prose_definition: f64,
     /// Share of the best score added to a file the task names by path or module.
     pub explicit: f64,
-    /// Multiplier for test files: gold files of fixes are never tests.
+    /// Multiplier for test files: gold files of fixes are never tests. Test
+    /// doubles beside the code (`lang::is_test_double_path`) get it too,
+    /// unless the task names the double.
     pub test_prior: f64,
     /// Multiplier for docs, examples, benchmarks, and vendored or installed
     /// code (a dependency directory the query's globs re-opened, see
