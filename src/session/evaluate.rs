@@ -289,6 +289,16 @@ impl Session {
         }
         let history = self.past.as_ref().and_then(|h| h.get(&stop));
         let mut found = links::linked(&highs, &self.corpus, history, &context, &stop);
+        for l in &found {
+            tracing::debug!(
+                cycle = self.cycle,
+                path = %l.path,
+                strength = l.strength,
+                rank = ranked.iter().position(|(p, _)| *p == l.path).map_or(0, |i| i + 1),
+                link = %l.link,
+                "linked"
+            );
+        }
         found.retain(|l| l.strength >= MIN_LINK);
         found.truncate(LINKS_PER_CYCLE);
         self.links = found;
