@@ -94,6 +94,29 @@ fn is_vendored_js(rel: &str, file: &str, len: usize) -> bool {
                 .any(|seg| matches!(seg, "static" | "assets" | "public")))
 }
 
+/// A single-file build of the project's own library committed beside its
+/// sources (an amalgamation: Catch2's `extras/catch_amalgamated.hpp` and
+/// `.cpp`, nlohmann/json's `single_include/`, simdjson's `singleheader/`):
+/// a file over [`VENDORED_JS_BYTES`] whose name or directory says
+/// "amalgamat…", or under a single-include directory. It holds every name
+/// of the library again, so it matched every task as well as the source
+/// file the fix changed: Catch2's amalgamation took two of the top 4 places
+/// on each of dev-multilang's 6 first Catch2 tasks. The size keeps a small
+/// `amalgamated.h` that only lists the headers to bundle (simdjson's, a fix
+/// of which is a dev task) as source.
+fn is_amalgamation(rel: &str, len: usize) -> bool {
+    len > VENDORED_JS_BYTES
+        && rel.split('/').enumerate().any(|(i, seg)| {
+            let seg = seg.to_ascii_lowercase();
+            seg.contains("amalgamat")
+                || (i + 1 < rel.split('/').count()
+                    && matches!(
+                        seg.as_str(),
+                        "single_include" | "single-include" | "singleheader" | "single_header"
+                    ))
+        })
+}
+
 /// Bytes above which a `.js` file under `static/` is taken for a vendored
 /// library (jQuery 3, not minified, is 280 KB; a project's own scripts there
 /// are rarely a tenth of that).
@@ -125,6 +148,11 @@ pub(super) fn prior(c: &Candidate, w: &Weights, q: &TaskQuery) -> (f64, &'static
         || is_vendored_js(rel, file, c.doc.len())
     {
         (w.aside_prior, "docs, examples or non-code")
+    } else if is_amalgamation(rel, c.doc.len()) {
+        (
+            w.aside_prior,
+            "a single-file build of the library (amalgamation)",
+        )
     } else if file == "__init__.py" || file == "mod.rs" || file == "lib.rs" {
         (w.init_prior, "package index file")
     } else if c.doc.language.is_none() {
@@ -180,6 +208,39 @@ mod tests {
             allowed: true,
         };
         prior(&c, &Weights::default(), &TaskQuery::new(task, &[])).0
+    }
+
+    fn sized_prior(rel: &str, bytes: usize) -> f64 {
+        let text = "int x;\n".repeat(bytes / 7 + 1);
+        let doc = std::sync::Arc::new(crate::corpus::Doc::for_test(rel, &text));
+        let c = Candidate {
+            rel,
+            doc: &doc,
+            allowed: true,
+        };
+        prior(&c, &Weights::default(), &TaskQuery::new("fix the bug", &[])).0
+    }
+
+    #[test]
+    fn a_single_file_build_of_the_library_weighs_as_docs_but_a_small_include_list_is_source() {
+        let w = Weights::default();
+        for p in [
+            "extras/catch_amalgamated.hpp",
+            "extras/catch_amalgamated.cpp",
+            "single_include/nlohmann/json.hpp",
+            "singleheader/simdjson.h",
+            "dist/amalgamation/sqlite3.c",
+        ] {
+            assert_eq!(sized_prior(p, 400_000), w.aside_prior, "{p}");
+        }
+        // The list of headers an amalgamation is built from, and sources
+        // under a directory of that name's parent, stay source.
+        assert_eq!(
+            sized_prior("include/simdjson/generic/ondemand/amalgamated.h", 2_000),
+            1.0
+        );
+        assert_eq!(sized_prior("src/catch2/catch_tostring.cpp", 400_000), 1.0);
+        assert_eq!(sized_prior("src/singleheader.c", 400_000), 1.0);
     }
 
     #[test]
