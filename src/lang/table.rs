@@ -365,8 +365,9 @@ fn is_test_dir(seg: &str) -> bool {
 /// `changelogs`), examples and demos (`example(s)`, `sample(s)`, `demo(s)`,
 /// `playground`), `scripts`, benchmarks (`bench(es)`, `benchmark(s)`, a .NET
 /// `Foo.Benchmarks` project), vendored copies of other projects (`vendored`,
-/// `thirdparty`, `3rdparty`) and committed build output (`dist`: axios's
-/// `dist/axios.js` bundles every module under `lib/`). Not `external`: it is
+/// `_vendor` as in pip's `src/pip/_vendor/`, `thirdparty`, `3rdparty`) and
+/// committed build output (`dist`: axios's `dist/axios.js` bundles every
+/// module under `lib/`). Not `external`: it is
 /// vendored code in seaborn but source in sympy (`sympy/external/`).
 const ASIDE_DIRS: &[&str] = &[
     "doc",
@@ -388,6 +389,7 @@ const ASIDE_DIRS: &[&str] = &[
     "benchmark",
     "benchmarks",
     "vendored",
+    "_vendor",
     "thirdparty",
     "3rdparty",
     "dist",
