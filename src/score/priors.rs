@@ -296,6 +296,7 @@ mod tests {
             "flask/static/jquery-3.6.0.js",
             "playground/src/App.ts",
             "scripts/release.py",
+            "src/pip/_vendor/urllib3/exceptions.py",
             "src/NUnitFramework/benchmarks/nunit.framework.benchmarks/Bench.cs",
         ] {
             assert!(cand_prior(p) < 1.0, "{p}");
