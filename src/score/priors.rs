@@ -11,8 +11,11 @@ pub use crate::lang::is_test_path;
 use crate::lang::{is_aside_path, is_test_double_path};
 
 /// Release notes and project-process documents (`CHANGELOG.md`, `NEWS`,
-/// `CONTRIBUTING.md`) and man pages (`foo.1`): they mention every feature
-/// and name, and a fix never lands in them. A leading `_` marks a partial
+/// `CONTRIBUTING.md`, and the instructions kept for coding agents:
+/// `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`) and man pages (`foo.1`): they
+/// mention every feature and name, and a fix never lands in them
+/// (Humanizer's `CLAUDE.md` and `AGENTS.md` took ranks 4 and 5 of a
+/// dev-multilang task whose fix is in a source generator). A leading `_` marks a partial
 /// of one (trpc's `_contributing.mdx`), as it marks a private module; a
 /// version after the name is one release's part (vuejs/core's
 /// `CHANGELOG-3.2.md`, jackson-databind's `CREDITS-2.x`).
@@ -42,6 +45,9 @@ fn is_notes_file(file: &str) -> bool {
             | "SECURITY"
             | "MIGRATING"
             | "UPGRADING"
+            | "AGENTS"
+            | "CLAUDE"
+            | "GEMINI"
     ) || file
         .rsplit_once('.')
         .is_some_and(|(_, e)| e.len() == 1 && e.as_bytes()[0].is_ascii_digit())
@@ -310,6 +316,10 @@ mod tests {
             "changelog/change_make_allow_for_alignment_20260809.md",
             "newsfragments/1234.bugfix",
             "doc/whatsnew/v2.1.rst",
+            // Instructions for coding agents are process documents too.
+            "AGENTS.md",
+            "CLAUDE.md",
+            "crates/nu-cli/AGENTS.md",
         ] {
             assert!(cand_prior(p) <= w.notes_prior, "{p}");
         }
