@@ -22,8 +22,10 @@
 //! Only rare names link (held by at most [`MAX_HOLDERS`] code files): a hub
 //! module every file imports says nothing about this task. Python's
 //! `__dunder__` methods never link (every class defines `__init__`). Test
-//! files are never linked, nor files under docs, examples, scripts,
-//! benchmarks, vendored code or build output (`lang::is_aside_path`, the
+//! files and test doubles (`mock_client.go`, `FakeProcessResult.php`:
+//! `lang::is_test_double_path`) are never linked, nor files under docs,
+//! examples, scripts, benchmarks, vendored code or build output
+//! (`lang::is_aside_path`, the
 //! rule the priors and the bench's source-only baseline use: fixes land in
 //! source files). A link by path or twin counts as one name (half strength);
 //! on a tie the link naming what ties the files is kept. No history (no
@@ -31,7 +33,7 @@
 
 use crate::corpus::{holders_many, Doc};
 use crate::history::RepoHistory;
-use crate::lang::{is_aside_path, is_test_path, DefKind, RefKind, Symbols};
+use crate::lang::{is_aside_path, is_test_double_path, is_test_path, DefKind, RefKind, Symbols};
 use crate::score::{Link, LinkKind};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -153,7 +155,9 @@ pub(super) fn linked(
         .map(|(p, d)| (p.as_str(), &**d))
         .unzip();
     let code = Code { paths, docs };
-    let wanted = |p: &str| !skip.contains(p) && !is_test_path(p) && !is_aside_path(p);
+    let wanted = |p: &str| {
+        !skip.contains(p) && !is_test_path(p) && !is_test_double_path(p) && !is_aside_path(p)
+    };
     // The high files' symbols (until the call must stop), and the holders
     // of all their names in one scan of the code files: the high files of
     // one task share most names, and a scan costs the same for 128 names as
@@ -621,6 +625,33 @@ mod tests {
         );
         assert!(
             found.iter().all(|(p, _)| !p.ends_with("tcp.c")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_test_double_of_the_high_file_is_not_linked_but_its_real_caller_is() {
+        let corpus = corpus_of(&[
+            (
+                "pkg/verification/sigstore.go",
+                "package verification\nfunc VerifyBundleSignature() int { return 0 }\n",
+            ),
+            (
+                "pkg/verification/mock_verifier.go",
+                "package verification\nfunc mockVerify() int { return VerifyBundleSignature() }\n",
+            ),
+            (
+                "pkg/verify/verify.go",
+                "package verify\nfunc run() int { return verification.VerifyBundleSignature() }\n",
+            ),
+        ]);
+        let found = links_of("pkg/verification/sigstore.go", &corpus);
+        assert!(
+            found.iter().any(|(p, _)| p == "pkg/verify/verify.go"),
+            "{found:?}"
+        );
+        assert!(
+            found.iter().all(|(p, _)| !p.ends_with("mock_verifier.go")),
             "{found:?}"
         );
     }
