@@ -309,14 +309,14 @@ pub fn is_test_double_path(rel: &str) -> bool {
             })
     });
     // snake_case: `fake_x`, `mock_x`, `x_mock`, `x_mocks`, `x_fake`.
-    let snake = WORDS.iter().any(|w| {
-        let w = w.to_ascii_lowercase();
-        stem.strip_prefix(w.as_str())
+    let plural = stem.strip_suffix('s').unwrap_or(stem);
+    let snake = ["fake", "mock"].iter().any(|w| {
+        stem.strip_prefix(w)
             .is_some_and(|rest| rest.starts_with('_'))
-            || stem
-                .strip_suffix(w.as_str())
-                .or_else(|| stem.strip_suffix(format!("{w}s").as_str()))
-                .is_some_and(|head| head.len() > 1 && head.ends_with('_'))
+            || [stem, plural].iter().any(|s| {
+                s.strip_suffix(w)
+                    .is_some_and(|head| head.len() > 1 && head.ends_with('_'))
+            })
     });
     camel || snake
 }
