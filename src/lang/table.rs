@@ -278,15 +278,16 @@ pub fn is_test_path(rel: &str) -> bool {
     spec.test_names.iter().any(|n| n.matches(stem))
 }
 
-/// Whether `rel` is a test double kept beside the product's code: a fake,
-/// or mock by its file name (`FakeProcessResult.php`,
+/// Whether `rel` is a test double kept beside the product's code: a fake
+/// or a mock by its file name (`FakeProcessResult.php`,
 /// `NotificationFake.php`, `MockClock.java`, `mock_store.go`,
 /// `store_mock.go`, `fake_clock.py`) or under a `fakes/` or `mocks/`
 /// directory (any case). Not "stub": `StubPublishCommand.php` publishes
-/// Laravel's code templates and `stubs/` holds them, or Python's type stubs. Such files repeat the API they stand
-/// in for, and a task about that API (Laravel's "process fake assertions",
-/// whose fix is in `Process/Factory.php`) matches them as well as the real
-/// code. Test directories are [`is_test_path`]'s.
+/// Laravel's code templates and `stubs/` holds them (or Python's type
+/// stubs). Such files repeat the API they stand in for, and a task about
+/// that API (Laravel's "process fake assertions", whose fix is in
+/// `Process/Factory.php`) matches them as well as the real code. Test
+/// directories are [`is_test_path`]'s.
 pub fn is_test_double_path(rel: &str) -> bool {
     let (dirs, file) = rel.rsplit_once('/').unwrap_or(("", rel));
     if dirs

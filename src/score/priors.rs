@@ -15,10 +15,10 @@ use crate::lang::{is_aside_path, is_test_double_path};
 /// `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`) and man pages (`foo.1`): they
 /// mention every feature and name, and a fix never lands in them
 /// (Humanizer's `CLAUDE.md` and `AGENTS.md` took ranks 4 and 5 of a
-/// dev-multilang task whose fix is in a source generator). A leading `_` marks a partial
-/// of one (trpc's `_contributing.mdx`), as it marks a private module; a
-/// version after the name is one release's part (vuejs/core's
-/// `CHANGELOG-3.2.md`, jackson-databind's `CREDITS-2.x`).
+/// dev-multilang task whose fix is in a source generator). A leading `_`
+/// marks a partial of one (trpc's `_contributing.mdx`), as it marks a
+/// private module; a version after the name is one release's part
+/// (vuejs/core's `CHANGELOG-3.2.md`, jackson-databind's `CREDITS-2.x`).
 fn is_notes_file(file: &str) -> bool {
     let stem = file.split_once('.').map_or(file, |(s, _)| s);
     let stem = stem.to_ascii_uppercase();
@@ -111,15 +111,22 @@ fn is_vendored_js(rel: &str, file: &str, len: usize) -> bool {
 /// `amalgamated.h` that only lists the headers to bundle (simdjson's, a fix
 /// of which is a dev task) as source.
 fn is_amalgamation(rel: &str, len: usize) -> bool {
-    len > VENDORED_JS_BYTES
-        && rel.split('/').enumerate().any(|(i, seg)| {
-            let seg = seg.to_ascii_lowercase();
-            seg.contains("amalgamat")
-                || (i + 1 < rel.split('/').count()
-                    && matches!(
-                        seg.as_str(),
-                        "single_include" | "single-include" | "singleheader" | "single_header"
-                    ))
+    if len <= VENDORED_JS_BYTES {
+        return false;
+    }
+    let (dirs, file) = rel.rsplit_once('/').unwrap_or(("", rel));
+    let says = |seg: &str| seg.to_ascii_lowercase().contains("amalgamat");
+    says(file)
+        || dirs.split('/').any(|d| {
+            says(d)
+                || [
+                    "single_include",
+                    "single-include",
+                    "singleheader",
+                    "single_header",
+                ]
+                .iter()
+                .any(|n| d.eq_ignore_ascii_case(n))
         })
 }
 
@@ -235,7 +242,7 @@ mod tests {
             "extras/catch_amalgamated.cpp",
             "single_include/nlohmann/json.hpp",
             "singleheader/simdjson.h",
-            "dist/amalgamation/sqlite3.c",
+            "amalgamation/sqlite3.c",
         ] {
             assert_eq!(sized_prior(p, 400_000), w.aside_prior, "{p}");
         }
