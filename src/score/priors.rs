@@ -214,24 +214,22 @@ mod tests {
     }
 
     fn task_prior(rel: &str, task: &str) -> f64 {
-        let doc = std::sync::Arc::new(crate::corpus::Doc::for_test(rel, "x = 1\n"));
+        prior_of(rel, "x = 1\n", task)
+    }
+
+    fn sized_prior(rel: &str, bytes: usize) -> f64 {
+        prior_of(rel, &"int x;\n".repeat(bytes / 7 + 1), "fix the bug")
+    }
+
+    /// The prior of a file `rel` holding `text`, for `task`.
+    fn prior_of(rel: &str, text: &str, task: &str) -> f64 {
+        let doc = std::sync::Arc::new(crate::corpus::Doc::for_test(rel, text));
         let c = Candidate {
             rel,
             doc: &doc,
             allowed: true,
         };
         prior(&c, &Weights::default(), &TaskQuery::new(task, &[])).0
-    }
-
-    fn sized_prior(rel: &str, bytes: usize) -> f64 {
-        let text = "int x;\n".repeat(bytes / 7 + 1);
-        let doc = std::sync::Arc::new(crate::corpus::Doc::for_test(rel, &text));
-        let c = Candidate {
-            rel,
-            doc: &doc,
-            allowed: true,
-        };
-        prior(&c, &Weights::default(), &TaskQuery::new("fix the bug", &[])).0
     }
 
     #[test]
