@@ -39,4 +39,6 @@ mod tests;
 pub use defines::may_define;
 pub use kinds::{Cap, DefKind, Definition, RefKind, Reference, Symbols};
 pub use parse::{symbols, symbols_until};
-pub use table::{is_aside_path, is_test_double_path, is_test_path, language_of, LanguageSpec};
+pub use table::{
+    is_aside_path, is_code_path, is_test_double_path, is_test_path, language_of, LanguageSpec,
+};

@@ -252,6 +252,58 @@ pub fn language_of(path: &str) -> Option<&'static LanguageSpec> {
     LANGUAGES.iter().find(|l| l.extensions.contains(&ext))
 }
 
+/// Source code in languages the table has no row (grammar) for, by
+/// extension: Kotlin, Swift, Scala, Groovy, Dart, Lua, Elixir, Erlang,
+/// Haskell, OCaml, F#, Visual Basic, Clojure, R, Julia, Objective-C, Perl,
+/// Zig, Nim, Crystal, Elm, Gleam, Solidity, CUDA, Cython, Fortran, Verilog,
+/// VHDL, and single-file components (Vue, Svelte, Astro). Such files are
+/// scored lexically, without definitions, but they are the project's code:
+/// without this list a Kotlin or Swift project's sources weighed as "not
+/// source code" (data, notebooks, build scripts) and ranked level with
+/// its JSON and YAML. Shell scripts are left out: in a project of another
+/// language they are tooling.
+pub const LEXICAL_SOURCE_EXTENSIONS: &[&str] = &[
+    "kt", "kts", "swift", "scala", "sc", "groovy", "dart", "lua", "ex", "exs", "erl", "hrl", "hs",
+    "ml", "mli", "fs", "fsi", "vb", "clj", "cljs", "cljc", "r", "jl", "m", "mm", "pl", "pm", "zig",
+    "nim", "cr", "elm", "gleam", "sol", "cu", "cuh", "pyx", "pxd", "f90", "f95", "v", "sv", "vhd",
+    "vue", "svelte", "astro",
+];
+
+/// Test-file names of the languages without a row: the conventions of
+/// their test runners (`FooTest.kt`, `FooTests.swift`, `FooSpec.scala`,
+/// `foo_test.exs`, `foo_spec.lua`, `Foo.spec.vue`).
+const LEXICAL_TESTS: &[TestName] = &[
+    SNAKE_TESTS[0],
+    SNAKE_TESTS[1],
+    SNAKE_TESTS[2],
+    TestName::Suffix("_spec"),
+    TestName::Suffix(".test"),
+    TestName::Suffix(".spec"),
+    TestName::Suffix("-test"),
+    TestName::Suffix("-spec"),
+    TestName::ClassSuffix("Test"),
+    TestName::ClassSuffix("Tests"),
+    TestName::ClassSuffix("Spec"),
+    TestName::ClassSuffix("Suite"),
+];
+
+/// Whether `path` is source code: of a language of the table, or of one
+/// scored lexically ([`LEXICAL_SOURCE_EXTENSIONS`], compared without case).
+pub fn is_code_path(path: &str) -> bool {
+    language_of(path).is_some() || is_lexical_source(path)
+}
+
+/// Whether `path` has an extension of [`LEXICAL_SOURCE_EXTENSIONS`].
+fn is_lexical_source(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    file.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && LEXICAL_SOURCE_EXTENSIONS
+                .iter()
+                .any(|e| e.eq_ignore_ascii_case(ext))
+    })
+}
+
 /// Whether `rel` (relative, `/`-separated) is a test file: under a test
 /// directory (any file there, fixtures and snapshots too), or named like a
 /// test by its language's convention (the `test_names` of its row of the table).
@@ -271,11 +323,13 @@ pub fn is_test_path(rel: &str) -> bool {
     if dirs.split('/').any(is_test_dir) {
         return true;
     }
-    let Some(spec) = language_of(file) else {
-        return false;
-    };
     let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
-    spec.test_names.iter().any(|n| n.matches(stem))
+    let names = match language_of(file) {
+        Some(spec) => spec.test_names,
+        None if is_lexical_source(file) => LEXICAL_TESTS,
+        None => return false,
+    };
+    names.iter().any(|n| n.matches(stem))
 }
 
 /// Whether `rel` is a test double kept beside the product's code: a fake

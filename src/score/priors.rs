@@ -168,7 +168,7 @@ pub(super) fn prior(c: &Candidate, w: &Weights, q: &TaskQuery) -> (f64, &'static
         )
     } else if file == "__init__.py" || file == "mod.rs" || file == "lib.rs" {
         (w.init_prior, "package index file")
-    } else if c.doc.language.is_none() {
+    } else if c.doc.language.is_none() && !crate::lang::is_code_path(c.rel) {
         (w.other_prior, "not source code")
     } else {
         (1.0, "")
@@ -341,6 +341,41 @@ mod tests {
         assert_eq!(cand_prior("src/jquery_plugin.js"), 1.0);
         // A project's own small script under static/ is source.
         assert_eq!(cand_prior("app/static/js/widgets.js"), 1.0);
+    }
+
+    #[test]
+    fn code_in_a_language_without_a_grammar_is_source_and_its_tests_are_tests() {
+        let w = Weights::default();
+        // A Kotlin, Swift or Vue project's sources are its code, not data:
+        // they must not weigh like its JSON and YAML.
+        for p in [
+            "app/src/main/kotlin/com/acme/SessionStore.kt",
+            "Sources/Alamofire/Core/Session.swift",
+            "lib/phoenix/router.ex",
+            "src/components/LoginForm.vue",
+            "src/Main.SCALA",
+        ] {
+            assert_eq!(cand_prior(p), 1.0, "{p}");
+        }
+        for p in [
+            "config/settings.json",
+            "deploy/values.yaml",
+            "scripts.sh",
+            "Makefile",
+        ] {
+            assert!(cand_prior(p) <= w.other_prior, "{p}");
+        }
+        // Their test files by their runners' names, and a `.m`-less dotfile.
+        for p in [
+            "app/src/jvm/kotlin/SessionStoreTest.kt",
+            "Sources/AlamofireTests/SessionTests.swift",
+            "lib/phoenix/router_test.exs",
+            "src/router_spec.lua",
+            "src/RouterSpec.scala",
+        ] {
+            assert!(cand_prior(p) <= w.test_prior, "{p}");
+        }
+        assert!(cand_prior(".m") <= w.other_prior);
     }
 
     #[test]
