@@ -26,9 +26,9 @@
 //!   `links.rs`, the store in `store.rs`.
 //! - the stages it runs, pluggable through [`pipeline`]: [`query`] (task →
 //!   weighted terms: `tokenize`, `termset`, `stopwords`), [`score`] (one file
-//!   per signal: `bm25`, `definitions`, `priors`, `neighbours`, `explicit`,
-//!   `history` (over [`history`]: past commits), then `calibrate`; numbers
-//!   in `weights`), `gaps` (missing context),
+//!   per signal: `bm25`, `definitions`, `passage`, `priors`, `neighbours`,
+//!   `explicit`, `history` (over [`history`]: past commits), then
+//!   `calibrate`; numbers in `weights`), `gaps` (missing context),
 //!   `snippets` (snippet selection in `select`, `evidence`, `cut`; the
 //!   token budget in `budget`).
 //! - reading the tree: `walk` lists files (`confine` keeps the walk

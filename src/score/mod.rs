@@ -1,12 +1,13 @@
 //! EVALUATE's server side: BM25 over the walked corpus plus structural
 //! evidence, calibrated to a relevance in [0, 1].
 //!
-//! raw = (BM25(body) + path match + definition match) times a prior for
-//! tests/docs/examples, plus neighbour evidence and explicit references. The
-//! weights are in [`Weights`]; where they come from is noted on each field.
-//! Each pass is a file and a [`Pass`] (see [`stage`]): [`bm25`] (the formula
-//! and the lexical pass), `definitions`, `priors`, `neighbours`, `explicit`,
-//! then `calibrate` (the [`Rerank`] stage).
+//! raw = (BM25(body) + path match + definition match + best passage) times a
+//! prior for tests/docs/examples, plus neighbour evidence and explicit
+//! references. The weights are in [`Weights`]; where they come from is noted
+//! on each field. Each pass is a file and a [`Pass`] (see [`stage`]):
+//! [`bm25`] (the formula and the lexical pass), `definitions`, `passage`,
+//! `priors`, `neighbours`, `explicit`, then `calibrate` (the [`Rerank`]
+//! stage).
 
 pub mod bm25;
 mod calibrate;
@@ -15,6 +16,7 @@ mod evidence;
 mod explicit;
 mod history;
 mod neighbours;
+mod passage;
 mod priors;
 pub mod stage;
 mod weights;

@@ -2,7 +2,8 @@
 //! replace a stage without forking: a [`Scorer`] runs its [`Pass`]es in order
 //! over one [`ScoreContext`], then its [`Rerank`] stage, then writes the
 //! reasons. [`Scorer::default`] is today's ranking: lexical (BM25 + paths),
-//! definitions, priors, neighbours, explicit references, then calibration.
+//! definitions, passages, priors, neighbours, explicit references, then
+//! calibration.
 //! The numbers the passes use stay data, in [`Weights`].
 
 use super::bm25::{Bm25Stats, Lexical};
@@ -10,6 +11,7 @@ use super::calibrate::Calibrate;
 use super::definitions::Definitions;
 use super::explicit::Explicit;
 use super::neighbours::Neighbours;
+use super::passage::Passages;
 use super::priors::Priors;
 use super::{explain, Candidate, Evidence, Focus, Scored, Weights};
 use crate::lang::Symbols;
@@ -114,8 +116,8 @@ pub trait Rerank: Send + Sync {
 /// The scoring pipeline: passes in order, then the re-ranking stage.
 #[derive(Clone)]
 pub struct Scorer {
-    /// The passes, run in order (the default: lexical, definitions, priors,
-    /// neighbours, explicit).
+    /// The passes, run in order (the default: lexical, definitions,
+    /// passages, priors, neighbours, explicit).
     pub passes: Vec<Arc<dyn Pass>>,
     /// Orders the files and calibrates their relevance.
     pub rerank: Arc<dyn Rerank>,
@@ -127,6 +129,7 @@ impl Default for Scorer {
             passes: vec![
                 Arc::new(Lexical),
                 Arc::new(Definitions),
+                Arc::new(Passages),
                 Arc::new(Priors),
                 Arc::new(Neighbours),
                 Arc::new(Explicit),

@@ -1,0 +1,331 @@
+//! Passage evidence: the best window of a file's lines, scored with BM25's
+//! term weights. Whole-file BM25 sees a 5,000-line module that holds every
+//! task word in one function the same as one that scatters them over its
+//! length, and its length normalisation pushes both below short files; the
+//! place of a fix is one region where the task's terms meet. Scoring the best
+//! fixed-size window and adding it to the file's score is passage-level
+//! evidence (Callan, SIGIR 1994; the MaxP of Dai & Callan, SIGIR 2019).
+//!
+//! Per window of [`Weights::passage_lines`] lines, with `c_t` the occurrences
+//! of query term `t` in it: `Σ w_t · idf_t · c_t (k1 + 1) / (c_t + k1)` (BM25
+//! without length normalisation: every window has the same length). A file
+//! gains [`Weights::passage`] times its best window's score. Comment,
+//! docstring and import lines hold no hits (see [`Prose`]). The pass runs
+//! after the definition pass, so the files parsed are still the lexically
+//! best ones, and before the priors, which scale it like the rest.
+
+use super::stage::{Pass, ScoreContext};
+use super::Scored;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+/// Files whose passages are scored per call, at most (the lexically best
+/// ones, as the definition pass's parse cap).
+const PASSAGE_CAP: usize = 100;
+
+/// The passage pass: adds the best window's score of the lexically best
+/// files to their raw score.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Passages;
+
+impl Pass for Passages {
+    fn name(&self) -> &str {
+        "passages"
+    }
+
+    fn run(&self, ctx: &mut ScoreContext, scored: &mut Vec<Scored>) {
+        let w = ctx.weights;
+        if w.passage <= 0.0 || scored.is_empty() {
+            return;
+        }
+        let (q, st) = (ctx.query, &ctx.stats);
+        // Query term hash -> its weight times its IDF.
+        let mut mass: FxHashMap<u64, (usize, f64)> = FxHashMap::default();
+        for (j, (t, &idf)) in q.terms.iter().zip(&st.idf).enumerate() {
+            let tw = t.weight * if t.alternative { w.alternate } else { 1.0 };
+            if tw > 0.0 {
+                mass.entry(t.hash).or_insert((j, tw * idf));
+            }
+        }
+        if mass.is_empty() {
+            return;
+        }
+        let window = w.passage_lines.max(1);
+        let n = scored.len().min(PASSAGE_CAP);
+        let best: Vec<Window> = scored[..n]
+            .par_iter()
+            .map(|s| {
+                let doc = ctx.cands[s.idx].doc;
+                if st.tf[s.idx].iter().all(|&c| c == 0) {
+                    return Window::default();
+                }
+                best_window(doc.text(), &mass, q.terms.len(), window, w.k1)
+            })
+            .collect();
+        for (s, b) in scored.iter_mut().zip(best) {
+            tracing::debug!(
+                path = ctx.cands[s.idx].rel,
+                raw = s.raw,
+                passage = b.score,
+                line = b.line + 1,
+                "passage"
+            );
+            s.raw += w.passage * b.score;
+        }
+        scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
+    }
+}
+
+/// A file's best window.
+#[derive(Debug, Clone, Copy, Default)]
+struct Window {
+    /// The best window's score (see the module doc).
+    score: f64,
+    /// The 0-based first line of the best-scoring window.
+    line: u32,
+}
+
+/// The best window of `window` lines of `text`: its score (see the module
+/// doc; 0 when no code line holds a query term) and its first line.
+fn best_window(
+    text: &str,
+    mass: &FxHashMap<u64, (usize, f64)>,
+    terms: usize,
+    window: usize,
+    k1: f64,
+) -> Window {
+    // Each code line's query-term occurrences, as (line, term) pairs in order.
+    let mut hits: Vec<(u32, u32)> = Vec::new();
+    let mut prose = Prose::default();
+    for (i, line) in text.lines().enumerate() {
+        if prose.is_prose(line) {
+            continue;
+        }
+        crate::query::for_each_term_hash(line, |h| {
+            if let Some(&(j, _)) = mass.get(&h) {
+                hits.push((i as u32, j as u32));
+            }
+        });
+    }
+    if hits.is_empty() {
+        return Window::default();
+    }
+    let mut weight = vec![0.0; terms];
+    for &(j, m) in mass.values() {
+        weight[j] = m;
+    }
+    let sat = |c: u32| {
+        let c = f64::from(c);
+        c * (k1 + 1.0) / (c + k1)
+    };
+    let mut counts = vec![0u32; terms];
+    let (mut score, mut best) = (0.0f64, 0.0f64);
+    let mut first = 0u32;
+    // Windows start at a line holding a hit; `lo` is the first hit still in it.
+    let mut lo = 0;
+    for hi in 0..hits.len() {
+        let (line, j) = hits[hi];
+        let j = j as usize;
+        score += weight[j] * (sat(counts[j] + 1) - sat(counts[j]));
+        counts[j] += 1;
+        while hits[lo].0 + (window as u32) <= line {
+            let k = hits[lo].1 as usize;
+            score -= weight[k] * (sat(counts[k]) - sat(counts[k] - 1));
+            counts[k] -= 1;
+            lo += 1;
+        }
+        if score > best {
+            best = score;
+            first = hits[lo].0;
+        }
+    }
+    Window {
+        score: best,
+        line: first,
+    }
+}
+
+/// Tells comment, docstring and import lines from code, line by line:
+/// `//`, `#` (not `#[attr]`), `/* ... */` blocks and their `*` lines,
+/// triple-quoted blocks (Python docstrings and their `>>>` examples), and
+/// imports (`import`, `from … import`, `use`, `using`, `#include`,
+/// `require`), with the lines of a bracketed import list. Doc comments and
+/// docstrings describe a function's use with the words and calls of its
+/// callers, so a window of them echoes a task's pasted example wherever the
+/// API is documented (sympy's `nsolve` docstring for a `lambdify` report);
+/// an import block lists the names a module uses, each once, densely (the
+/// first lines of every sympy sets module for a `ConditionSet` report).
+/// The place of a fix is code.
+#[derive(Debug, Default)]
+struct Prose {
+    /// Inside a `/* */` block.
+    block: bool,
+    /// Inside a triple-quoted block, with its delimiter.
+    quoted: Option<&'static str>,
+    /// Inside a bracketed import list, with its closing bracket.
+    import: Option<char>,
+}
+
+/// Whether a trimmed line starts an import, and the bracket it leaves
+/// open, if any (`from x import (`, `import {`, Go's `import (`, `use a::{`).
+fn import_line(t: &str) -> Option<Option<char>> {
+    let is_import = [
+        "import ", "import(", "use ", "using ", "#include", "require ",
+    ]
+    .iter()
+    .any(|k| t.starts_with(k))
+        || (t.starts_with("from ") && t.contains(" import"))
+        || (t.starts_with("pub use ") || t.starts_with("pub(crate) use "));
+    if !is_import {
+        return None;
+    }
+    for (open, close) in [('(', ')'), ('{', '}')] {
+        if t.matches(open).count() > t.matches(close).count() {
+            return Some(Some(close));
+        }
+    }
+    Some(None)
+}
+
+impl Prose {
+    /// Whether `line` (the next line of the text) is a comment or docstring line.
+    fn is_prose(&mut self, line: &str) -> bool {
+        let t = line.trim_start();
+        if let Some(close) = self.import {
+            if t.contains(close) {
+                self.import = None;
+            }
+            return true;
+        }
+        if let Some(open) = import_line(t) {
+            self.import = open;
+            return true;
+        }
+        if let Some(q) = self.quoted {
+            if t.contains(q) {
+                self.quoted = None;
+            }
+            return true;
+        }
+        if self.block {
+            if t.contains("*/") {
+                self.block = false;
+            }
+            return true;
+        }
+        for q in ["\"\"\"", "'''"] {
+            // A docstring opens a line (`\"\"\"Text` or `r\"\"\"`) and closes on it
+            // or a later one.
+            let open = t.strip_prefix(['r', 'u', 'b', 'R', 'U', 'B']).unwrap_or(t);
+            if let Some(rest) = open.strip_prefix(q) {
+                if !rest.contains(q) {
+                    self.quoted = Some(q);
+                }
+                return true;
+            }
+        }
+        if let Some(rest) = t.strip_prefix("/*") {
+            if !rest.contains("*/") {
+                self.block = true;
+            }
+            return true;
+        }
+        t.starts_with("//")
+            || t.starts_with("* ")
+            || t == "*"
+            || t.starts_with("*/")
+            || (t.starts_with('#')
+                && !t[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '[' || c == '!'))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mass(terms: &[(&str, f64)]) -> FxHashMap<u64, (usize, f64)> {
+        terms
+            .iter()
+            .enumerate()
+            .map(|(j, (t, m))| (crate::query::term_hash(t), (j, *m)))
+            .collect()
+    }
+
+    #[test]
+    fn terms_that_meet_in_one_window_score_more_than_the_same_terms_apart() {
+        let m = mass(&[("cookie", 1.0), ("samesite", 2.0)]);
+        let together = "def save_session(cookie):\n    samesite = cookie.samesite\n";
+        let filler = "x = 1\n".repeat(100);
+        let apart = format!("cookie = None\n{filler}samesite = None\n");
+        let near = best_window(together, &m, 2, 40, 1.2).score;
+        let far = best_window(&apart, &m, 2, 40, 1.2).score;
+        assert!(near > far, "{near} vs {far}");
+        // Apart, the best window holds one of the two terms.
+        assert!((far - 2.0).abs() < 1e-9, "{far}");
+        assert_eq!(best_window("nothing here\n", &m, 2, 40, 1.2).score, 0.0);
+    }
+
+    #[test]
+    fn comments_and_docstrings_are_prose_and_code_is_not() {
+        let text = "\
+from sympy.core import (S, Dummy,
+    Lambda)
+import os
+def nsolve(f, x0):
+    \"\"\"Solve numerically.
+
+    >>> f = lambdify(x, expr, 'mpmath')
+    \"\"\"
+    # a comment naming lambdify
+    return lambdify(x0)
+/* a block
+ * naming lambdify
+ */
+#include <stdio.h>
+#[derive(Debug)]
+// lambdify here too
+int x = 1;
+";
+        let mut p = Prose::default();
+        let code: Vec<&str> = text
+            .lines()
+            .filter(|l| !p.is_prose(l))
+            .map(str::trim)
+            .collect();
+        assert_eq!(
+            code,
+            [
+                "def nsolve(f, x0):",
+                "return lambdify(x0)",
+                "#[derive(Debug)]",
+                "int x = 1;"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_docstring_that_echoes_the_task_is_no_passage_evidence() {
+        let m = mass(&[("lambdify", 2.0), ("mpmath", 2.0)]);
+        let doc =
+            "def other():\n    \"\"\"\n    >>> lambdify(x, e, 'mpmath')\n    \"\"\"\n    pass\n";
+        assert_eq!(best_window(doc, &m, 2, 40, 1.2).score, 0.0);
+        let code = "def printer():\n    return lambdify(x, e, 'mpmath')\n";
+        assert!(best_window(code, &m, 2, 40, 1.2).score > 0.0);
+    }
+
+    #[test]
+    fn of_two_files_with_the_same_words_the_one_where_they_meet_ranks_first() {
+        // Same words, same counts, same length: whole-file BM25 ties them
+        // (and the walk order would put `apart.py` first); only the second
+        // holds them in one function.
+        let filler = "    step = step + 1\n".repeat(60);
+        let apart = format!("def a():\n    cookie\n{filler}def b():\n    samesite\n");
+        let together = format!("def a():\n    cookie.samesite\n{filler}def b():\n    pass\n");
+        let files = [
+            ("web/apart.py", apart.as_str()),
+            ("web/together.py", together.as_str()),
+        ];
+        let r = super::super::test_score(&files, "the cookie loses its samesite flag");
+        assert_eq!(files[r[0].idx].0, "web/together.py");
+    }
+}
