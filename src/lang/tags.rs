@@ -22,16 +22,30 @@ fn end_line(node: tree_sitter::Node) -> usize {
 /// identifier.
 fn receiver_of(name: tree_sitter::Node, text: &str) -> Option<String> {
     let access = name.parent()?;
-    if !matches!(
-        access.kind(),
-        "attribute" | "member_expression" | "selector_expression" | "field_expression"
-    ) {
-        return None;
-    }
-    let recv = name.prev_named_sibling()?;
-    (recv.kind() == "identifier")
+    let recv = match access.kind() {
+        "attribute"
+        | "member_expression"
+        | "selector_expression"
+        | "field_expression"
+        | "navigation_expression" => name.prev_named_sibling()?,
+        // Swift: `(navigation_expression target: a suffix: (navigation_suffix
+        // suffix: b))`.
+        "navigation_suffix" => access.parent()?.child_by_field_name("target")?,
+        _ => return None,
+    };
+    matches!(recv.kind(), "identifier" | "simple_identifier")
         .then(|| recv.utf8_text(text.as_bytes()).ok().map(str::to_string))
         .flatten()
+}
+
+/// A dotted name (`Phoenix.Router`) read by its last part where the
+/// language names things so ([`Compiled::dotted_names`]); else `t`.
+fn last_part<'t>(c: &Compiled, t: &'t str) -> &'t str {
+    if c.dotted_names {
+        t.rsplit('.').next().unwrap_or(t)
+    } else {
+        t
+    }
 }
 
 /// Runs the tags query over a parsed tree; `None` when `halt` (called every
@@ -70,21 +84,39 @@ pub(super) fn symbols_of(
             .strip_prefix("definition.")
             .and_then(DefKind::from_capture)
         {
-            let def = definition(kind, name_text, parent, node, text);
+            let def = definition(kind, last_part(c, name_text), parent, node, text);
             found.define(def, node, m.pattern_index);
+            found.def_names.insert(name.byte_range());
         } else if let Some(kind) = label
             .strip_prefix("reference.")
             .and_then(RefKind::from_capture)
         {
+            let name_text = if kind == RefKind::Import {
+                name_text
+            } else {
+                last_part(c, name_text)
+            };
             found.symbols.references.push(Reference {
                 receiver: receiver_of(name, text),
                 kind,
                 name: name_text.to_string(),
                 line: name.start_position().row + 1,
             });
+            found.ref_names.push(name.byte_range());
         }
     }
+    // A call whose name is a definition's name is that definition's head
+    // (Elixir's `def f(x) do` is the call `f(x)` inside the call `def`), not
+    // a use.
     let mut out = found.symbols;
+    if !found.def_names.is_empty() {
+        let heads = &found.def_names;
+        let mut at = found.ref_names.iter();
+        out.references.retain(|r| {
+            let range = at.next().expect("one name range per reference");
+            r.kind != RefKind::Call || !heads.contains(range)
+        });
+    }
     nest(&mut out.definitions, &mut found.spans);
     out.references.dedup();
     drop(matches);
@@ -120,7 +152,9 @@ fn match_parts<'a, 't>(
             name = Some(cap.node);
         } else if Some(cap.index) == c.parent_idx {
             parent = cap.node.utf8_text(text.as_bytes()).ok();
-        } else {
+        } else if !names[cap.index as usize].starts_with('_') {
+            // `@_x` captures are the query's own, for its predicates
+            // (tree-sitter's convention for private captures).
             outer = Some((names[cap.index as usize], cap.node));
         }
     }
@@ -148,6 +182,10 @@ struct Found {
     spans: Vec<Span>,
     /// (start byte, end byte) → index in `spans`.
     by_range: HashMap<(usize, usize), usize>,
+    /// The byte ranges of the definitions' `@name` nodes.
+    def_names: std::collections::HashSet<std::ops::Range<usize>>,
+    /// The byte range of each reference's `@name` node, in order.
+    ref_names: Vec<std::ops::Range<usize>>,
 }
 
 impl Found {

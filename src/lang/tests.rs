@@ -317,3 +317,215 @@ fn php_methods_constants_and_uses() {
         ],
     );
 }
+
+#[test]
+fn kotlin_classes_objects_functions_and_const_vals() {
+    let src = "package coil3.request\n\nimport coil3.util.Logger\nimport kotlinx.coroutines.*\n\n\
+               interface Target {\n    fun onStart(placeholder: Image?)\n}\n\n\
+               class ImageRequest(val data: Any?) : Base(data), Target {\n    val size: Int = 3\n\n    \
+               fun newBuilder(): Builder {\n        val local = 1\n        fun helper() = 2\n        \
+               logger.log(\"x\")\n        return Builder(this)\n    }\n\n    \
+               companion object {\n        const val MAX_SIZE = 10\n    }\n}\n\n\
+               enum class CachePolicy { ENABLED, DISABLED }\n\n\
+               fun Context.imageLoader(): ImageLoader = SingletonImageLoader.get(this)\n\n\
+               typealias Listener = (Int) -> Unit\n";
+    assert_symbols(
+        "coil-core/src/commonMain/kotlin/coil3/request/ImageRequest.kt",
+        src,
+        &[
+            ("interface", "Target", None, 6, 8),
+            ("method", "onStart", Some("Target"), 7, 7),
+            ("class", "ImageRequest", None, 10, 23),
+            ("method", "newBuilder", Some("ImageRequest"), 13, 18),
+            ("function", "helper", Some("newBuilder"), 15, 15),
+            ("constant", "MAX_SIZE", Some("ImageRequest"), 21, 21),
+            ("class", "CachePolicy", None, 25, 25),
+            ("constant", "ENABLED", Some("CachePolicy"), 25, 25),
+            ("constant", "DISABLED", Some("CachePolicy"), 25, 25),
+            ("function", "imageLoader", None, 27, 27),
+            ("class", "Listener", None, 29, 29),
+        ],
+        &[
+            ("method", "log"),
+            ("call", "Builder"),
+            ("method", "get"),
+            ("implementation", "Base"),
+            ("implementation", "Target"),
+            ("type", "ImageLoader"),
+            ("import", "coil3.util.Logger"),
+            ("import_name", "Logger"),
+            ("import", "kotlinx.coroutines"),
+        ],
+    );
+    let s = symbols(language_of("a.kt").unwrap(), src);
+    // `import kotlinx.coroutines.*` imports no name called `coroutines`.
+    assert!(!s
+        .references
+        .iter()
+        .any(|r| r.kind == RefKind::ImportName && r.name == "coroutines"));
+    let log = s.references.iter().find(|r| r.name == "log").unwrap();
+    assert_eq!(log.receiver.as_deref(), Some("logger"), "{log:?}");
+    // A local `val` is no definition; neither is an instance property.
+    assert!(s.defines("local").next().is_none() && s.defines("size").next().is_none());
+}
+
+#[test]
+fn swift_types_methods_and_extensions() {
+    let src = "import Foundation\n\n\
+               open class Session: RequestDelegate {\n    public static let shared = Session()\n    \
+               let rootQueue: DispatchQueue\n\n    \
+               open func request(_ url: URLConvertible) -> DataRequest {\n        \
+               let r = DataRequest(url: url)\n        return rootQueue.sync { r.validate() }\n    }\n}\n\n\
+               public protocol URLConvertible {\n    func asURL() throws -> URL\n}\n\n\
+               enum AFError: Error {\n    case invalidURL(url: URLConvertible)\n    case explicitlyCancelled\n}\n\n\
+               extension Session: SessionStateProvider {\n    func cancelAll() {}\n}\n\n\
+               typealias Parameters = [String: Any]\n";
+    assert_symbols(
+        "Source/Core/Session.swift",
+        src,
+        &[
+            ("class", "Session", None, 3, 11),
+            ("constant", "shared", Some("Session"), 4, 4),
+            ("method", "request", Some("Session"), 7, 10),
+            ("interface", "URLConvertible", None, 13, 15),
+            ("method", "asURL", Some("URLConvertible"), 14, 14),
+            ("class", "AFError", None, 17, 20),
+            ("constant", "invalidURL", Some("AFError"), 18, 18),
+            ("constant", "explicitlyCancelled", Some("AFError"), 19, 19),
+            ("impl", "Session", None, 22, 24),
+            ("method", "cancelAll", Some("Session"), 23, 23),
+            ("class", "Parameters", None, 26, 26),
+        ],
+        &[
+            ("call", "DataRequest"),
+            ("method", "sync"),
+            ("method", "validate"),
+            ("implementation", "RequestDelegate"),
+            ("implementation", "SessionStateProvider"),
+            ("type", "DispatchQueue"),
+            ("import", "Foundation"),
+        ],
+    );
+    let s = symbols(language_of("a.swift").unwrap(), src);
+    let sync = s.references.iter().find(|r| r.name == "sync").unwrap();
+    assert_eq!(sync.receiver.as_deref(), Some("rootQueue"), "{sync:?}");
+}
+
+#[test]
+fn elixir_modules_functions_and_remote_calls() {
+    let src = "defmodule Phoenix.Router do\n  @moduledoc \"Routes\"\n  alias Phoenix.Router.Scope\n  import Plug.Conn\n\n  \
+               defmacro pipe_through(pipes) do\n    quote do\n      Scope.pipe_through(__MODULE__, unquote(pipes))\n    end\n  end\n\n  \
+               def match(conn, path) when is_binary(path) do\n    conn |> put_status(404) |> halt()\n    helper(path)\n  end\n\n  \
+               def version, do: 1\n\n  defp helper(path), do: String.split(path, \"/\")\nend\n\n\
+               defimpl Phoenix.Param, for: Integer do\n  def to_param(int), do: Integer.to_string(int)\nend\n";
+    assert_symbols(
+        "lib/phoenix/router.ex",
+        src,
+        &[
+            ("module", "Router", None, 1, 20),
+            ("function", "pipe_through", Some("Router"), 6, 10),
+            ("function", "match", Some("Router"), 12, 15),
+            ("function", "version", Some("Router"), 17, 17),
+            ("function", "helper", Some("Router"), 19, 19),
+            ("impl", "Param", None, 22, 24),
+            ("function", "to_param", Some("Param"), 23, 23),
+        ],
+        &[
+            ("method", "pipe_through"),
+            ("call", "put_status"),
+            ("call", "helper"),
+            ("method", "split"),
+            ("type", "Scope"),
+            ("type", "Conn"),
+            ("import", "Phoenix.Router.Scope"),
+            ("import", "Plug.Conn"),
+        ],
+    );
+    let s = symbols(language_of("a.ex").unwrap(), src);
+    let calls: Vec<&str> = s
+        .references
+        .iter()
+        .filter(|r| r.kind == RefKind::Call)
+        .map(|r| r.name.as_str())
+        .collect();
+    // A definition's head (`match(conn, path)` in `def match(...)`), the
+    // definition keywords and `@moduledoc` are no calls.
+    for name in ["match", "def", "defp", "defmacro", "moduledoc", "version"] {
+        assert!(!calls.contains(&name), "{name} in {calls:?}");
+    }
+}
+
+#[test]
+fn scala_traits_objects_and_methods() {
+    let src = "package org.apache.spark.sql\n\nimport org.apache.spark.sql.types.{StructType, DataType}\n\n\
+               trait Logging {\n  def log(msg: String): Unit\n}\n\n\
+               object SparkSession extends Logging {\n  val DEFAULT_NAME = \"spark\"\n  \
+               class Builder extends Serializable with Logging {\n    \
+               def getOrCreate(): SparkSession = {\n      val local = 1\n      \
+               SparkSession.active.getOrElse(create(local))\n    }\n  }\n}\n\n\
+               enum Color:\n  case Red, Green\n\ntype Callback = Int => Unit\n";
+    assert_symbols(
+        "sql/core/src/main/scala/org/apache/spark/sql/SparkSession.scala",
+        src,
+        &[
+            ("interface", "Logging", None, 5, 7),
+            ("method", "log", Some("Logging"), 6, 6),
+            ("class", "SparkSession", None, 9, 17),
+            ("constant", "DEFAULT_NAME", Some("SparkSession"), 10, 10),
+            ("class", "Builder", Some("SparkSession"), 11, 16),
+            ("method", "getOrCreate", Some("Builder"), 12, 15),
+            ("class", "Color", None, 19, 21),
+            ("constant", "Red", Some("Color"), 20, 20),
+            ("constant", "Green", Some("Color"), 20, 20),
+            ("class", "Callback", None, 22, 22),
+        ],
+        &[
+            ("method", "getOrElse"),
+            ("call", "create"),
+            ("implementation", "Logging"),
+            ("implementation", "Serializable"),
+            ("type", "SparkSession"),
+            ("import_name", "StructType"),
+            ("import_name", "DataType"),
+        ],
+    );
+}
+
+#[test]
+fn dart_methods_span_their_bodies() {
+    let src = "import 'src/response.dart' show Response;\n\n\
+               const int maxRedirects = 5;\n\n\
+               abstract class BaseClient implements Client {\n  static const String userAgent = 'dart';\n\n  \
+               Future<Response> send(Request request) async {\n    request.headers.addAll(headers);\n    \
+               return Response.fromStream(await open(request));\n  }\n\n  \
+               void close();\n}\n\n\
+               mixin Retry on BaseClient {\n  void retry() {}\n}\n\n\
+               enum Method { get, post }\n\n\
+               void main() {\n  print('x');\n}\n";
+    assert_symbols(
+        "lib/src/base_client.dart",
+        src,
+        &[
+            ("constant", "maxRedirects", None, 3, 3),
+            ("class", "BaseClient", None, 5, 14),
+            ("constant", "userAgent", Some("BaseClient"), 6, 6),
+            ("method", "send", Some("BaseClient"), 8, 11),
+            ("method", "close", Some("BaseClient"), 13, 13),
+            ("class", "Retry", None, 16, 18),
+            ("method", "retry", Some("Retry"), 17, 17),
+            ("class", "Method", None, 20, 20),
+            ("constant", "get", Some("Method"), 20, 20),
+            ("constant", "post", Some("Method"), 20, 20),
+            ("function", "main", None, 22, 24),
+        ],
+        &[
+            ("method", "addAll"),
+            ("method", "fromStream"),
+            ("call", "open"),
+            ("call", "print"),
+            ("implementation", "Client"),
+            ("type", "Request"),
+            ("import_name", "Response"),
+        ],
+    );
+}
