@@ -1,16 +1,18 @@
 //! Which files are *source*: the candidate files of the source-only BM25
 //! baseline (the SWE-bench-style baseline, bench/README.md's "candidate source
-//! files"): code files of the language table (`LANGUAGES` in
-//! `src/lang/table.rs`) that are not tests by the engine's own rule
+//! files"): code files by the engine's rule ([`crate::lang::is_code_path`]:
+//! the language table's rows and the languages scored lexically, so an
+//! Elixir or Scala project has a baseline too) that are not tests by the
+//! engine's own rule
 //! ([`crate::lang::is_test_path`]: test directories and each language's
 //! test-file names), and not under a docs, example, benchmark or vendored
 //! directory by the engine's rule too ([`crate::lang::is_aside_path`]).
 
-use crate::lang::{is_aside_path, is_test_path, language_of};
+use crate::lang::{is_aside_path, is_code_path, is_test_path};
 
 /// True when `path` (relative, `/`-separated) is a non-test source file.
 pub(super) fn is_source_path(path: &str) -> bool {
-    language_of(path).is_some() && !is_test_path(path) && !is_aside_path(path)
+    is_code_path(path) && !is_test_path(path) && !is_aside_path(path)
 }
 
 #[cfg(test)]
@@ -33,6 +35,8 @@ mod tests {
             "contest.py",
             "src/NUnitFramework/framework/Attributes/TestAttribute.cs",
             "sympy/external/importtools.py",
+            "Source/Core/Session.swift",
+            "lib/phoenix/router.ex",
         ] {
             assert!(is_source_path(p), "{p} is source");
         }
@@ -60,6 +64,9 @@ mod tests {
             "Cargo.toml",
             "scripts/release.py",
             "dist/axios.js",
+            "test/phoenix/router_test.exs",
+            "Tests/SessionTests.swift",
+            "build.gradle.kts",
         ] {
             assert!(!is_source_path(p), "{p} is not source");
         }
