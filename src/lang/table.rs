@@ -124,6 +124,8 @@ const SCALA_TESTS: &[TestName] = &[
 ];
 /// Dart (`package:test`, Flutter): `*_test.dart`, the name `dart test` runs.
 const DART_TESTS: &[TestName] = &[TestName::Suffix("_test")];
+/// Lua (busted, luassert): `foo_spec.lua`, `test_foo.lua`, `foo_test.lua`.
+const LUA_TESTS: &[TestName] = &[SNAKE_TESTS[0], SNAKE_TESTS[1], TestName::Suffix("_spec")];
 /// C# and PHP name no test file by itself: their tests live in test
 /// projects and directories (`Humanizer.Tests/`, `tests/`), and their
 /// sources have names like `ITest.cs`, `IApplyToTest.cs`, Laravel's
@@ -180,6 +182,9 @@ fn scala() -> Language {
 }
 fn dart() -> Language {
     tree_sitter_dart::LANGUAGE.into()
+}
+fn lua() -> Language {
+    tree_sitter_lua::LANGUAGE.into()
 }
 
 pub static LANGUAGES: &[LanguageSpec] = &[
@@ -355,6 +360,17 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         test_names: DART_TESTS,
         dotted_names: false,
     },
+    LanguageSpec {
+        id: "lua",
+        extensions: &["lua"],
+        grammar: lua,
+        tags: include_str!("../../queries/lua/tags.scm"),
+        // `function M.setup` and `M.pick = function` put a table before
+        // the name: the file is parsed.
+        definition_words: None,
+        test_names: LUA_TESTS,
+        dotted_names: false,
+    },
 ];
 
 /// The language of a path, by extension.
@@ -364,26 +380,25 @@ pub fn language_of(path: &str) -> Option<&'static LanguageSpec> {
 }
 
 /// Source code in languages the table has no row (grammar) for, by
-/// extension: Groovy, Lua, Elixir and Scala scripts, Erlang,
+/// extension: Groovy, Elixir and Scala scripts, Erlang,
 /// Haskell, OCaml, F#, Visual Basic, Clojure, R, Julia, Objective-C, Perl,
 /// Zig, Nim, Crystal, Elm, Gleam, Solidity, CUDA, Cython, Fortran, Verilog,
 /// VHDL, and single-file components (Vue, Svelte, Astro). Such files are
 /// scored lexically, without definitions, but they are the project's code:
-/// without this list a Groovy or Lua project's sources weighed as "not
+/// without this list a Groovy or Haskell project's sources weighed as "not
 /// source code" (data, notebooks, build scripts) and ranked level with its
-/// JSON and YAML, as Kotlin's, Swift's, Scala's and Dart's did before they
-/// had rows. Shell
+/// JSON and YAML, as Kotlin's, Swift's, Scala's, Dart's and Lua's did
+/// before they had rows. Shell
 /// scripts are left out: in a project of another language they are
 /// tooling.
 pub const LEXICAL_SOURCE_EXTENSIONS: &[&str] = &[
-    "sc", "groovy", "lua", "exs", "erl", "hrl", "hs", "ml", "mli", "fs", "fsi", "vb", "clj",
-    "cljs", "cljc", "r", "jl", "m", "mm", "pl", "pm", "zig", "nim", "cr", "elm", "gleam", "sol",
-    "cu", "cuh", "pyx", "pxd", "f90", "f95", "v", "sv", "vhd", "vue", "svelte", "astro",
+    "sc", "groovy", "exs", "erl", "hrl", "hs", "ml", "mli", "fs", "fsi", "vb", "clj", "cljs",
+    "cljc", "r", "jl", "m", "mm", "pl", "pm", "zig", "nim", "cr", "elm", "gleam", "sol", "cu",
+    "cuh", "pyx", "pxd", "f90", "f95", "v", "sv", "vhd", "vue", "svelte", "astro",
 ];
 
 /// Test-file names of the languages without a row: the conventions of
-/// their test runners (`FooSpec.groovy`, `foo_test.exs`, `foo_spec.lua`,
-/// `Foo.spec.vue`).
+/// their test runners (`FooSpec.groovy`, `foo_test.exs`, `Foo.spec.vue`).
 const LEXICAL_TESTS: &[TestName] = &[
     SNAKE_TESTS[0],
     SNAKE_TESTS[1],
@@ -772,6 +787,9 @@ mod tests {
             "test/utils.dart",
             // Elixir: `test/`, `*_test.ex`.
             "lib/phoenix/conn_test.ex",
+            // Lua: `*_spec.lua` (busted), `test_*.lua`.
+            "lua/telescope/pickers_spec.lua",
+            "lua/test_utils.lua",
         ];
         for p in tests {
             assert!(is_test_path(p), "{p} is a test");

@@ -529,3 +529,32 @@ fn dart_methods_span_their_bodies() {
         ],
     );
 }
+
+#[test]
+fn lua_module_functions_methods_and_requires() {
+    let src = "local config = require(\"telescope.config\")\nlocal M = {}\n\n\
+               local function helper(x)\n  return x + 1\nend\n\n\
+               function M.setup(opts)\n  config.set_defaults(opts)\n  return helper(opts)\nend\n\n\
+               function M:close()\n  self.win:close()\nend\n\n\
+               M.pick = function(items)\n  print(items)\nend\n\n\
+               return {\n  run = function() M.setup({}) end,\n}\n";
+    assert_symbols(
+        "lua/telescope/init.lua",
+        src,
+        &[
+            ("function", "helper", None, 4, 6),
+            ("function", "setup", None, 8, 11),
+            ("method", "close", None, 13, 15),
+            ("function", "pick", None, 17, 19),
+            ("function", "run", None, 22, 22),
+        ],
+        &[
+            ("import", "telescope.config"),
+            ("method", "set_defaults"),
+            ("call", "helper"),
+            ("method", "close"),
+            ("call", "print"),
+            ("method", "setup"),
+        ],
+    );
+}
