@@ -223,6 +223,66 @@ fn is_listing_line(line: &str) -> bool {
     package || linter || dated || level
 }
 
+/// Byte ranges of `text` that are an issue or pull-request template's
+/// scaffolding, not the report: Markdown headings after the first line
+/// (`### Goals :soccer:`, `## Steps to reproduce`, `#### Expected
+/// Results`), lines that are one bold label (`**Describe the bug**`), and
+/// HTML comments (`<!-- Please describe your change -->`, the template's
+/// instructions), outside code blocks (where `# ...` is a comment). The
+/// same words stand in every report of a project (an
+/// Alamofire pull request's "Goals", "Implementation Details", "Testing
+/// Details"), so they matched the docs that use them more than the code.
+/// Sorted, disjoint.
+pub fn template_spans(text: &str) -> Vec<(usize, usize)> {
+    let code = code_spans(text);
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut at = 0;
+    let mut title_seen = false;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let t = line.trim();
+        // A `# comment` in a code block or a pasted session is code.
+        if t.is_empty() || within(&code, start + (line.len() - line.trim_start().len())) {
+            continue;
+        }
+        if !title_seen {
+            title_seen = true;
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let heading = indent <= 3
+            && t.starts_with('#')
+            && t.trim_start_matches('#').starts_with([' ', '\t'])
+            && t.len() - t.trim_start_matches('#').len() <= 6;
+        let label = t.len() > 4
+            && t.starts_with("**")
+            && t.trim_end_matches(':').ends_with("**")
+            && !t[2..t.trim_end_matches(':').len() - 2].contains("**");
+        if heading || label {
+            spans.push((start, at));
+        }
+    }
+    let mut from = 0;
+    while let Some(open) = text[from..].find("<!--").map(|i| from + i) {
+        let end = text[open..]
+            .find("-->")
+            .map_or(text.len(), |i| open + i + 3);
+        spans.push((open, end));
+        from = end;
+    }
+    spans.sort_unstable();
+    // Disjoint: a heading inside a comment joins it.
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+    for (s, e) in spans {
+        match out.last_mut() {
+            Some(last) if s < last.1 => last.1 = last.1.max(e),
+            _ => out.push((s, e)),
+        }
+    }
+    out
+}
+
 /// Whether `pos` lies in one of `spans` (sorted, disjoint).
 pub fn within(spans: &[(usize, usize)], pos: usize) -> bool {
     match spans.binary_search_by(|&(s, _)| s.cmp(&pos)) {
@@ -235,6 +295,32 @@ pub fn within(spans: &[(usize, usize)], pos: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn template_headings_labels_and_comments_are_scaffolding_but_the_title_is_not() {
+        let text = "### Relax JSONResponseSerializer Sendable Requirement\n\n\
+                    ### Goals :soccer:\nThis PR relaxes the `Sendable` requirement.\n\n\
+                    **Describe the bug**\nIt crashes.\n<!-- Please describe\nyour change -->\n\
+                    #hashtag is not a heading\n    ### indented code is not one either\n\
+                    ```\n# Correct: the comment of a pasted script\nprint(e)\n```\n";
+        let spans = template_spans(text);
+        let covered = |needle: &str| {
+            let pos = text.find(needle).unwrap();
+            within(&spans, pos)
+        };
+        assert!(covered("Goals") && covered("Describe") && covered("Please") && covered("your"));
+        for kept in [
+            "Relax",
+            "relaxes",
+            "Sendable` requirement",
+            "crashes",
+            "hashtag",
+            "indented",
+            "Correct",
+        ] {
+            assert!(!covered(kept), "{kept} is the report");
+        }
+    }
 
     fn code_words(text: &str) -> Vec<&str> {
         let spans = code_spans(text);

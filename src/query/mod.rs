@@ -208,6 +208,7 @@ impl TermCounter {
     fn add(&mut self, text: &str, bonus: f64, stop: &dyn Fn() -> bool) {
         let spans = code::code_spans(text);
         let listings = code::listing_spans(text);
+        let templates = code::template_spans(text);
         for (pos, id) in identifiers(text) {
             self.read += 1;
             if self.stopped || (self.read.is_multiple_of(1024) && stop()) {
@@ -237,8 +238,9 @@ impl TermCounter {
                 && (code::is_called_or_member(text, pos, id.len())
                     || code::backticked(text, pos, id.len()));
             // A word of a pasted listing (package list, linter output,
-            // log) counts a little, and names no definition.
-            let listed = code::within(&listings, pos);
+            // log) or of a report template's headings and comments counts
+            // a little, and names no definition.
+            let listed = code::within(&listings, pos) || code::within(&templates, pos);
             if !is_stopword(&lower) || kept_as_code {
                 let e = self.counts.entry(lower).or_insert((0.0, false, next));
                 e.0 += if listed { LISTED } else { 1.0 + bonus.max(0.0) };
