@@ -380,16 +380,15 @@ pub fn language_of(path: &str) -> Option<&'static LanguageSpec> {
 }
 
 /// Source code in languages the table has no row (grammar) for, by
-/// extension: Groovy, Elixir and Scala scripts, Erlang,
-/// Haskell, OCaml, F#, Visual Basic, Clojure, R, Julia, Objective-C, Perl,
-/// Zig, Nim, Crystal, Elm, Gleam, Solidity, CUDA, Cython, Fortran, Verilog,
-/// VHDL, and single-file components (Vue, Svelte, Astro). Such files are
-/// scored lexically, without definitions, but they are the project's code:
-/// without this list a Groovy or Haskell project's sources weighed as "not
-/// source code" (data, notebooks, build scripts) and ranked level with its
-/// JSON and YAML, as Kotlin's, Swift's, Scala's, Dart's and Lua's did
-/// before they had rows. Shell
-/// scripts are left out: in a project of another language they are
+/// extension: Groovy, Erlang, Haskell, OCaml, F#, Visual Basic, Clojure, R,
+/// Julia, Objective-C, Perl, Zig, Nim, Crystal, Elm, Gleam, Solidity, CUDA,
+/// Cython, Fortran, Verilog, VHDL, single-file components (Vue, Svelte,
+/// Astro), and Elixir and Scala scripts. Such files are scored lexically,
+/// without definitions, but they are the project's code: without this list
+/// a Groovy or Haskell project's sources weighed as "not source code" (data,
+/// notebooks, build scripts) and ranked level with its JSON and YAML, as
+/// Kotlin's, Swift's, Scala's, Dart's and Lua's did before they had rows.
+/// Shell scripts are left out: in a project of another language they are
 /// tooling.
 pub const LEXICAL_SOURCE_EXTENSIONS: &[&str] = &[
     "sc", "groovy", "exs", "erl", "hrl", "hs", "ml", "mli", "fs", "fsi", "vb", "clj", "cljs",
