@@ -109,14 +109,13 @@ pub(super) fn symbols_of(
     // (Elixir's `def f(x) do` is the call `f(x)` inside the call `def`), not
     // a use.
     let mut out = found.symbols;
-    if !found.def_names.is_empty() {
-        let heads = &found.def_names;
-        let mut at = found.ref_names.iter();
-        out.references.retain(|r| {
-            let range = at.next().expect("one name range per reference");
-            r.kind != RefKind::Call || !heads.contains(range)
-        });
-    }
+    let heads = &found.def_names;
+    out.references = std::mem::take(&mut out.references)
+        .into_iter()
+        .zip(&found.ref_names)
+        .filter(|(r, name)| r.kind != RefKind::Call || !heads.contains(*name))
+        .map(|(r, _)| r)
+        .collect();
     nest(&mut out.definitions, &mut found.spans);
     out.references.dedup();
     drop(matches);

@@ -232,9 +232,8 @@ fn is_listing_line(line: &str) -> bool {
 /// same words stand in every report of a project (an
 /// Alamofire pull request's "Goals", "Implementation Details", "Testing
 /// Details"), so they matched the docs that use them more than the code.
-/// Sorted, disjoint.
-pub fn template_spans(text: &str) -> Vec<(usize, usize)> {
-    let code = code_spans(text);
+/// `code` is the text's [`code_spans`]. Sorted, disjoint.
+pub fn template_spans(text: &str, code: &[(usize, usize)]) -> Vec<(usize, usize)> {
     let mut spans: Vec<(usize, usize)> = Vec::new();
     let mut at = 0;
     let mut title_seen = false;
@@ -242,15 +241,15 @@ pub fn template_spans(text: &str) -> Vec<(usize, usize)> {
         let start = at;
         at += line.len();
         let t = line.trim();
+        let indent = line.len() - line.trim_start().len();
         // A `# comment` in a code block or a pasted session is code.
-        if t.is_empty() || within(&code, start + (line.len() - line.trim_start().len())) {
+        if t.is_empty() || within(code, start + indent) {
             continue;
         }
         if !title_seen {
             title_seen = true;
             continue;
         }
-        let indent = line.len() - line.trim_start().len();
         let heading = indent <= 3
             && t.starts_with('#')
             && t.trim_start_matches('#').starts_with([' ', '\t'])
@@ -303,7 +302,7 @@ mod tests {
                     **Describe the bug**\nIt crashes.\n<!-- Please describe\nyour change -->\n\
                     #hashtag is not a heading\n    ### indented code is not one either\n\
                     ```\n# Correct: the comment of a pasted script\nprint(e)\n```\n";
-        let spans = template_spans(text);
+        let spans = template_spans(text, &code_spans(text));
         let covered = |needle: &str| {
             let pos = text.find(needle).unwrap();
             within(&spans, pos)

@@ -208,7 +208,7 @@ impl TermCounter {
     fn add(&mut self, text: &str, bonus: f64, stop: &dyn Fn() -> bool) {
         let spans = code::code_spans(text);
         let listings = code::listing_spans(text);
-        let templates = code::template_spans(text);
+        let templates = code::template_spans(text, &spans);
         for (pos, id) in identifiers(text) {
             self.read += 1;
             if self.stopped || (self.read.is_multiple_of(1024) && stop()) {

@@ -40,15 +40,17 @@ impl Pass for Passages {
             return;
         }
         let (q, st) = (ctx.query, &ctx.stats);
-        // Query term hash -> its weight times its IDF.
-        let mut mass: FxHashMap<u64, (usize, f64)> = FxHashMap::default();
+        // Per query term, its weight times its IDF; and its index by hash.
+        let mut mass = vec![0.0; q.terms.len()];
+        let mut index: FxHashMap<u64, usize> = FxHashMap::default();
         for (j, (t, &idf)) in q.terms.iter().zip(&st.idf).enumerate() {
             let tw = t.weight * if t.alternative { w.alternate } else { 1.0 };
-            if tw > 0.0 {
-                mass.entry(t.hash).or_insert((j, tw * idf));
+            if tw > 0.0 && !index.contains_key(&t.hash) {
+                index.insert(t.hash, j);
+                mass[j] = tw * idf;
             }
         }
-        if mass.is_empty() {
+        if index.is_empty() {
             return;
         }
         let window = u32::try_from(w.passage_lines.max(1)).unwrap_or(u32::MAX);
@@ -60,7 +62,7 @@ impl Pass for Passages {
                 if st.tf[s.idx].iter().all(|&c| c == 0) {
                     return Window::default();
                 }
-                best_window(doc.text(), &mass, q.terms.len(), window, w.k1)
+                best_window(doc.text(), &index, &mass, window, w.k1)
             })
             .collect();
         for (s, b) in scored.iter_mut().zip(best) {
@@ -88,10 +90,12 @@ struct Window {
 
 /// The best window of `window` lines of `text`: its score (see the module
 /// doc; 0 when no code line holds a query term) and its first line.
+/// `index` maps a query term's hash to its index, `weight` holds each
+/// term's weight times its IDF.
 fn best_window(
     text: &str,
-    mass: &FxHashMap<u64, (usize, f64)>,
-    terms: usize,
+    index: &FxHashMap<u64, usize>,
+    weight: &[f64],
     window: u32,
     k1: f64,
 ) -> Window {
@@ -103,7 +107,7 @@ fn best_window(
             continue;
         }
         crate::query::for_each_term_hash(line, |h| {
-            if let Some(&(j, _)) = mass.get(&h) {
+            if let Some(&j) = index.get(&h) {
                 hits.push((i as u32, j as u32));
             }
         });
@@ -111,15 +115,11 @@ fn best_window(
     if hits.is_empty() {
         return Window::default();
     }
-    let mut weight = vec![0.0; terms];
-    for &(j, m) in mass.values() {
-        weight[j] = m;
-    }
     let sat = |c: u32| {
         let c = f64::from(c);
         c * (k1 + 1.0) / (c + k1)
     };
-    let mut counts = vec![0u32; terms];
+    let mut counts = vec![0u32; weight.len()];
     let (mut score, mut best) = (0.0f64, 0.0f64);
     let mut first = 0u32;
     // Windows start at a line holding a hit; `lo` is the first hit still in it.
@@ -244,26 +244,29 @@ impl Prose {
 mod tests {
     use super::*;
 
-    fn mass(terms: &[(&str, f64)]) -> FxHashMap<u64, (usize, f64)> {
-        terms
+    /// The best window of `text` for query terms (term, weight × IDF).
+    fn best(text: &str, terms: &[(&str, f64)]) -> f64 {
+        let index = terms
             .iter()
             .enumerate()
-            .map(|(j, (t, m))| (crate::query::term_hash(t), (j, *m)))
-            .collect()
+            .map(|(j, (t, _))| (crate::query::term_hash(t), j))
+            .collect();
+        let weight: Vec<f64> = terms.iter().map(|&(_, m)| m).collect();
+        best_window(text, &index, &weight, 40, 1.2).score
     }
 
     #[test]
     fn terms_that_meet_in_one_window_score_more_than_the_same_terms_apart() {
-        let m = mass(&[("cookie", 1.0), ("samesite", 2.0)]);
+        let m = [("cookie", 1.0), ("samesite", 2.0)];
         let together = "def save_session(cookie):\n    samesite = cookie.samesite\n";
         let filler = "x = 1\n".repeat(100);
         let apart = format!("cookie = None\n{filler}samesite = None\n");
-        let near = best_window(together, &m, 2, 40, 1.2).score;
-        let far = best_window(&apart, &m, 2, 40, 1.2).score;
+        let near = best(together, &m);
+        let far = best(&apart, &m);
         assert!(near > far, "{near} vs {far}");
         // Apart, the best window holds one of the two terms.
         assert!((far - 2.0).abs() < 1e-9, "{far}");
-        assert_eq!(best_window("nothing here\n", &m, 2, 40, 1.2).score, 0.0);
+        assert_eq!(best("nothing here\n", &m), 0.0);
     }
 
     #[test]
@@ -306,12 +309,12 @@ int x = 1;
 
     #[test]
     fn a_docstring_that_echoes_the_task_is_no_passage_evidence() {
-        let m = mass(&[("lambdify", 2.0), ("mpmath", 2.0)]);
+        let m = [("lambdify", 2.0), ("mpmath", 2.0)];
         let doc =
             "def other():\n    \"\"\"\n    >>> lambdify(x, e, 'mpmath')\n    \"\"\"\n    pass\n";
-        assert_eq!(best_window(doc, &m, 2, 40, 1.2).score, 0.0);
+        assert_eq!(best(doc, &m), 0.0);
         let code = "def printer():\n    return lambdify(x, e, 'mpmath')\n";
-        assert!(best_window(code, &m, 2, 40, 1.2).score > 0.0);
+        assert!(best(code, &m) > 0.0);
     }
 
     #[test]

@@ -212,7 +212,7 @@ pub(super) fn prior(c: &Candidate, w: &Weights, q: &TaskQuery) -> (f64, &'static
         )
     } else if file == "__init__.py" || file == "mod.rs" || file == "lib.rs" {
         (w.init_prior, "package index file")
-    } else if c.doc.language.is_none() && !crate::lang::is_code_path(c.rel) {
+    } else if !crate::lang::is_code_path(rel) {
         (w.other_prior, "not source code")
     } else {
         (1.0, "")
@@ -415,14 +415,17 @@ mod tests {
     #[test]
     fn code_in_a_language_without_a_grammar_is_source_and_its_tests_are_tests() {
         let w = Weights::default();
-        // A Kotlin, Swift or Vue project's sources are its code, not data:
-        // they must not weigh like its JSON and YAML.
+        // A Haskell, Clojure or Vue project's sources are its code, not
+        // data: they must not weigh like its JSON and YAML (nor do Kotlin's,
+        // Swift's or Elixir's, which have grammars now).
         for p in [
             "app/src/main/kotlin/com/acme/SessionStore.kt",
             "Sources/Alamofire/Core/Session.swift",
             "lib/phoenix/router.ex",
             "src/components/LoginForm.vue",
             "src/Main.GROOVY",
+            "src/Data/Map/Internal.hs",
+            "src/ring/middleware/params.clj",
         ] {
             assert_eq!(cand_prior(p), 1.0, "{p}");
         }
@@ -441,6 +444,8 @@ mod tests {
             "lib/phoenix/router_test.exs",
             "src/router_spec.lua",
             "src/RouterSpec.scala",
+            "test/Data/MapSpec.hs",
+            "src/RouterSpec.groovy",
         ] {
             assert!(cand_prior(p) <= w.test_prior, "{p}");
         }
