@@ -87,8 +87,10 @@ const JS_TESTS: &[TestName] = &[
     TestName::Suffix("_test"),
     TestName::Suffix("_spec"),
 ];
-/// Go: `*_test.go`, the only name `go test` runs.
-const GO_TESTS: &[TestName] = &[TestName::Suffix("_test")];
+/// Go (`*_test.go`, the only name `go test` runs), Elixir (ExUnit's
+/// `*_test.exs`, a helper module `*_test.ex`) and Dart (`*_test.dart`, what
+/// `dart test` runs).
+const SUFFIX_TEST: &[TestName] = &[TestName::Suffix("_test")];
 /// Java (JUnit): `FooTest.java`, `FooTests.java`.
 const JAVA_TESTS: &[TestName] = &[
     TestName::ClassSuffix("Test"),
@@ -103,8 +105,9 @@ const C_TESTS: &[TestName] = &[
     TestName::Suffix("-test"),
     TestName::Suffix("_unittest"),
 ];
-/// Ruby (RSpec, Minitest): `*_spec.rb`, `*_test.rb`, `test_*.rb`.
-const RUBY_TESTS: &[TestName] = &[SNAKE_TESTS[0], SNAKE_TESTS[1], TestName::Suffix("_spec")];
+/// Ruby (RSpec, Minitest: `*_spec.rb`, `*_test.rb`, `test_*.rb`) and Lua
+/// (busted: `foo_spec.lua`, `test_foo.lua`, `foo_test.lua`).
+const SPEC_OR_TEST: &[TestName] = &[SNAKE_TESTS[0], SNAKE_TESTS[1], TestName::Suffix("_spec")];
 /// Kotlin (JUnit, kotlin.test, Kotest) and Swift (XCTest, Quick):
 /// `FooTest.kt`, `FooTests.swift`, `FooSpec.kt`.
 const KOTLIN_SWIFT_TESTS: &[TestName] = &[
@@ -112,8 +115,6 @@ const KOTLIN_SWIFT_TESTS: &[TestName] = &[
     TestName::ClassSuffix("Tests"),
     TestName::ClassSuffix("Spec"),
 ];
-/// Elixir (ExUnit): `*_test.exs`, and a helper module `*_test.ex`.
-const ELIXIR_TESTS: &[TestName] = &[TestName::Suffix("_test")];
 /// Scala (ScalaTest, MUnit, specs2): `FooSpec.scala`, `FooSuite.scala`,
 /// `FooTest.scala`, `FooTests.scala`.
 const SCALA_TESTS: &[TestName] = &[
@@ -122,10 +123,6 @@ const SCALA_TESTS: &[TestName] = &[
     TestName::ClassSuffix("Spec"),
     TestName::ClassSuffix("Suite"),
 ];
-/// Dart (`package:test`, Flutter): `*_test.dart`, the name `dart test` runs.
-const DART_TESTS: &[TestName] = &[TestName::Suffix("_test")];
-/// Lua (busted, luassert): `foo_spec.lua`, `test_foo.lua`, `foo_test.lua`.
-const LUA_TESTS: &[TestName] = &[SNAKE_TESTS[0], SNAKE_TESTS[1], TestName::Suffix("_spec")];
 /// C# and PHP name no test file by itself: their tests live in test
 /// projects and directories (`Humanizer.Tests/`, `tests/`), and their
 /// sources have names like `ITest.cs`, `IApplyToTest.cs`, Laravel's
@@ -243,7 +240,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: go,
         tags: include_str!("../../queries/go/tags.scm"),
         definition_words: Some(&defines::GO),
-        test_names: GO_TESTS,
+        test_names: SUFFIX_TEST,
         dotted_names: false,
     },
     LanguageSpec {
@@ -288,7 +285,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         grammar: ruby,
         tags: include_str!("../../queries/ruby/tags.scm"),
         definition_words: Some(&defines::RUBY),
-        test_names: RUBY_TESTS,
+        test_names: SPEC_OR_TEST,
         dotted_names: false,
     },
     LanguageSpec {
@@ -335,7 +332,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         // `defmodule Phoenix.Router` defines `Router`, a name no keyword
         // stands right before: the file is parsed.
         definition_words: None,
-        test_names: ELIXIR_TESTS,
+        test_names: SUFFIX_TEST,
         dotted_names: true,
     },
     LanguageSpec {
@@ -357,7 +354,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         tags: include_str!("../../queries/dart/tags.scm"),
         // Methods have no keyword (`Future<Response> get(...)`).
         definition_words: None,
-        test_names: DART_TESTS,
+        test_names: SUFFIX_TEST,
         dotted_names: false,
     },
     LanguageSpec {
@@ -368,7 +365,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         // `function M.setup` and `M.pick = function` put a table before
         // the name: the file is parsed.
         definition_words: None,
-        test_names: LUA_TESTS,
+        test_names: SPEC_OR_TEST,
         dotted_names: false,
     },
 ];
