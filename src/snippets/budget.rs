@@ -3,7 +3,7 @@
 //! change, cut to its first lines when it does not fit.
 
 use super::tokens_of;
-use crate::render::{file_line, snippet_lines};
+use crate::render::{file_line, handles_line};
 use crate::types::{File, Snippet, Tier};
 
 /// Weight of a file's tier in [`pack`]'s order: a medium file's best
@@ -21,51 +21,101 @@ fn tier_weight(t: Tier) -> f64 {
 /// five lines of code with the range line; below it the handle alone is kept.
 const MIN_CUT_TOKENS: usize = 48;
 
-/// The most first lines of `s` (with text) whose rendering, plus a handle for
-/// the lines after them, costs at most `room` tokens more than `s`'s handle
-/// (`handle`): (lines kept, extra tokens). `None` if not even one line fits
-/// or the snippet has a single line.
-fn first_lines_within(
-    path: &str,
-    s: &Snippet,
-    room: usize,
-    handle: usize,
-) -> Option<(usize, usize)> {
-    let total = s.end_line + 1 - s.start_line;
-    let lines: Vec<&str> = s.text.split('\n').collect();
-    let mut best = None;
-    let mut bytes = 0usize;
-    for (n, line) in lines.iter().enumerate().take(total.saturating_sub(1)) {
-        bytes += line.len() + 1;
-        let kept = n + 1;
-        let head = format!(
-            "--- {}:{}-{}\n",
-            path,
-            s.start_line,
-            s.start_line + kept - 1
-        );
-        let rest = format!(
-            "   {}:{}-{} (left out: budget)\n",
-            path,
-            s.start_line + kept,
-            s.end_line
-        );
-        let x = tokens_of(&head) + bytes.div_ceil(4) + 1 + tokens_of(&rest);
-        let x = x.saturating_sub(handle);
-        if x > room {
-            break;
+/// How a snippet is shown: a handle (its range in the file's
+/// [`handles_line`]), whole, or its first lines with the rest a handle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Shown {
+    Handle,
+    Whole,
+    First(usize),
+}
+
+/// One file's snippets as the budget sees them: what each costs shown, and
+/// how each is shown now.
+struct FileCost<'f> {
+    file: &'f File,
+    /// Per snippet, the bytes of its first k lines with their newlines
+    /// (`prefix[j][k]`, k = 0..=lines).
+    prefix: Vec<Vec<usize>>,
+    shown: Vec<Shown>,
+}
+
+impl<'f> FileCost<'f> {
+    fn new(file: &'f File) -> Self {
+        let prefix = file
+            .snippets
+            .iter()
+            .map(|s| {
+                let mut p = vec![0];
+                for l in s.text.split('\n') {
+                    p.push(p.last().copied().unwrap_or(0) + l.len() + 1);
+                }
+                p
+            })
+            .collect();
+        FileCost {
+            file,
+            prefix,
+            shown: vec![Shown::Handle; file.snippets.len()],
         }
-        best = Some((kept, x));
     }
-    best
+
+    /// Lines of snippet `j`.
+    fn lines(&self, j: usize) -> usize {
+        let s = &self.file.snippets[j];
+        s.end_line + 1 - s.start_line
+    }
+
+    /// Tokens of the file's snippets in the text rendering
+    /// ([`crate::render::snippets_block`]) with snippet `j` shown as `as_j`: each shown
+    /// part's range line and lines, and the one handles line. Exact: the
+    /// bytes are those the rendering writes.
+    fn tokens_with(&self, j: usize, as_j: Shown) -> usize {
+        let path = &self.file.path;
+        let mut tokens = 0;
+        let mut left_out = Vec::new();
+        for (k, (s, &now)) in self.file.snippets.iter().zip(&self.shown).enumerate() {
+            let how = if k == j { as_j } else { now };
+            let kept = match how {
+                Shown::Handle => 0,
+                Shown::Whole => self.lines(k),
+                Shown::First(n) => n,
+            };
+            if kept > 0 {
+                let head = format!(
+                    "--- {}:{}-{}\n",
+                    path,
+                    s.start_line,
+                    s.start_line + kept - 1
+                );
+                let p = &self.prefix[k];
+                let bytes = p.get(kept).or(p.last()).copied().unwrap_or(0);
+                tokens += (head.len() + bytes).div_ceil(4);
+            }
+            if kept < self.lines(k) {
+                left_out.push((s.start_line + kept, s.end_line));
+            }
+        }
+        left_out.sort_unstable();
+        tokens + tokens_of(&handles_line(path, &left_out))
+    }
+
+    /// Tokens of the file's snippets as they are shown now.
+    fn tokens(&self) -> usize {
+        match self.shown.first() {
+            Some(&first) => self.tokens_with(0, first),
+            None => 0,
+        }
+    }
 }
 
 /// Packs the files (given in rank order, each file's snippets best first,
 /// as [`snippets`](super::snippets) returns them) into `budget` tokens. The budget covers the
-/// whole per-file part of the text rendering: each file's header line and
-/// its snippets with their range lines. Every file keeps its header line and
-/// every snippet at least its handle (`path:start-end`, a line the agent can
-/// open); those are reserved first. The rest turns handles into snippet text
+/// whole per-file part of the text rendering: each file's header line, its
+/// snippets with their range lines and the one line naming its snippets
+/// left out ([`handles_line`]). Every file keeps its header line and every
+/// snippet at least its range in that line (`path:start-end`, a place the
+/// agent can open); those are reserved first. The rest turns handles into snippet text
 /// in order of how likely each snippet is the code to change: the file's
 /// tier weight (high 1, medium 0.4, low 0.1) times its relevance, divided by
 /// its rank and by the snippet's place among the file's snippets (1 for the
@@ -74,66 +124,54 @@ fn first_lines_within(
 /// at most 1/12 of the budget until every snippet had its turn; what is left
 /// then goes on in the same order, uncapped), and a snippet that does not fit what is
 /// left is cut to the first lines that fit (at least `MIN_CUT_TOKENS` (48) of
-/// room; the rest becomes a handle), else stays a handle, while smaller ones
+/// room; the rest stays a handle), else stays a handle, while smaller ones
 /// after it may still fit. The
 /// per-file part costs at most
 /// max(`budget`, headers + handles). Snippets left as handles have empty
 /// text and are listed in the returned `dropped`; each file's snippets end
 /// in line order. Returns (tokens used, dropped).
 pub fn pack(files: &mut [File], budget: usize) -> (usize, Vec<String>) {
-    let reserved: usize = files
+    let order = text_order(files);
+    let (used, shown) = {
+        let mut costs: Vec<FileCost> = files.iter().map(FileCost::new).collect();
+        let headers: usize = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| tokens_of(&file_line(i + 1, f)))
+            .sum();
+        let reserved = headers + costs.iter().map(FileCost::tokens).sum::<usize>();
+        let used = spend(&mut costs, &order, budget, reserved);
+        (used, costs.into_iter().map(|c| c.shown).collect::<Vec<_>>())
+    };
+    let mut kept: Vec<Vec<bool>> = shown
+        .iter()
+        .map(|f| f.iter().map(|&s| s != Shown::Handle).collect())
+        .collect();
+    let cut = shown
         .iter()
         .enumerate()
-        .map(|(i, f)| {
-            tokens_of(&file_line(i + 1, f))
-                + f.snippets
-                    .iter()
-                    .map(|s| handle_cost(&f.path, s))
-                    .sum::<usize>()
+        .flat_map(|(i, f)| {
+            f.iter().enumerate().filter_map(move |(j, &s)| match s {
+                Shown::First(n) => Some((i, j, n)),
+                _ => None,
+            })
         })
-        .sum();
-    let order = text_order(files);
-    let Spent {
-        used,
-        mut kept,
-        cut,
-    } = spend(files, &order, budget, reserved);
+        .collect();
     apply_cuts(files, &mut kept, cut);
     (used, handles(files, kept))
 }
 
-/// Tokens of a snippet's handle line (`path:start-end (left out: budget)`).
-fn handle_cost(path: &str, s: &Snippet) -> usize {
-    tokens_of(&format!(
-        "   {}:{}-{} (left out: budget)\n",
-        path, s.start_line, s.end_line
-    ))
-}
-
-/// Every snippet as (priority, file, snippet, what turning its handle into
-/// text costs), highest priority first.
-fn text_order(files: &[File]) -> Vec<(f64, usize, usize, usize)> {
-    let mut order: Vec<(f64, usize, usize, usize)> = Vec::new();
+/// Every snippet as (priority, file, snippet), highest priority first.
+fn text_order(files: &[File]) -> Vec<(f64, usize, usize)> {
+    let mut order: Vec<(f64, usize, usize)> = Vec::new();
     for (i, f) in files.iter().enumerate() {
         let file_weight = tier_weight(f.tier) * f.relevance.max(0.01) / (i + 1) as f64;
-        for (j, s) in f.snippets.iter().enumerate() {
-            let extra =
-                tokens_of(&snippet_lines(&f.path, s)).saturating_sub(handle_cost(&f.path, s));
-            order.push((file_weight / (j + 1) as f64, i, j, extra));
+        for j in 0..f.snippets.len() {
+            order.push((file_weight / (j + 1) as f64, i, j));
         }
     }
     order.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
     order
-}
-
-/// What [`spend`] did with the budget.
-struct Spent {
-    /// Tokens used.
-    used: usize,
-    /// Per file and snippet, whether it keeps its text.
-    kept: Vec<Vec<bool>>,
-    /// The snippets cut to their first lines: (file, snippet, lines kept).
-    cut: Vec<(usize, usize, usize)>,
 }
 
 /// Spends the budget left after the `used` reserved tokens along `order`,
@@ -142,66 +180,61 @@ struct Spent {
 /// what the first left over to the snippets still without text (or cut), in
 /// the same order, with no cap. When every file is low tier (a task naming
 /// nothing the tree defines), the first pass alone would leave most of the
-/// budget unspent while the rank-2 file's snippets stay handles.
+/// budget unspent while the rank-2 file's snippets stay handles. Returns
+/// the tokens used; each file's `shown` says how its snippets are shown.
 fn spend(
-    files: &[File],
-    order: &[(f64, usize, usize, usize)],
+    costs: &mut [FileCost],
+    order: &[(f64, usize, usize)],
     budget: usize,
     mut used: usize,
-) -> Spent {
-    let mut kept: Vec<Vec<bool>> = files
-        .iter()
-        .map(|f| vec![false; f.snippets.len()])
-        .collect();
-    // Per file and snippet, the lines kept and tokens spent when it is cut.
-    let mut cuts: Vec<Vec<Option<(usize, usize)>>> =
-        files.iter().map(|f| vec![None; f.snippets.len()]).collect();
-    let mut spent = vec![0usize; files.len()];
+) -> usize {
+    // Per file, the tokens its snippets cost beyond the reserved handles.
+    let mut spent = vec![0isize; costs.len()];
     for capped in [true, false] {
-        for &(_, i, j, x) in order {
-            if kept[i][j] && cuts[i][j].is_none() {
+        for &(_, i, j) in order {
+            let c = &mut costs[i];
+            let now = c.shown[j];
+            if now == Shown::Whole {
                 continue;
             }
-            // What this snippet's cut already spent is room again if it grows.
-            let had = cuts[i][j].map_or(0, |(_, x)| x);
-            let cap = if capped && files[i].tier == Tier::Low {
-                (budget / 12).saturating_sub(spent[i])
+            let cap = if capped && c.file.tier == Tier::Low {
+                (budget / 12) as isize - spent[i]
             } else {
-                usize::MAX
+                isize::MAX
             };
-            let room = budget.saturating_sub(used).min(cap).saturating_add(had);
-            if x <= room {
-                used = used + x - had;
-                spent[i] = spent[i] + x - had;
-                kept[i][j] = true;
-                cuts[i][j] = None;
-            } else if room >= MIN_CUT_TOKENS {
+            let room = (budget as isize - used as isize).min(cap);
+            let base = c.tokens() as isize;
+            let delta = |c: &FileCost, how| c.tokens_with(j, how) as isize - base;
+            let whole = delta(c, Shown::Whole);
+            let next = if whole <= room {
+                Some((Shown::Whole, whole))
+            } else if room >= MIN_CUT_TOKENS as isize {
                 // Too long for what is left: its first lines, and the rest as a
                 // handle, rather than a handle alone.
-                let (f, s) = (&files[i], &files[i].snippets[j]);
-                if let Some((lines, x)) =
-                    first_lines_within(&f.path, s, room, handle_cost(&f.path, s))
-                {
-                    if x > had {
-                        used = used + x - had;
-                        spent[i] = spent[i] + x - had;
-                        kept[i][j] = true;
-                        cuts[i][j] = Some((lines, x));
+                let had = match now {
+                    Shown::First(n) => n,
+                    _ => 0,
+                };
+                let mut best = None;
+                for n in (had + 1)..c.lines(j) {
+                    let x = delta(c, Shown::First(n));
+                    if x > room {
+                        break;
                     }
+                    best = Some((Shown::First(n), x));
                 }
+                best
+            } else {
+                None
+            };
+            if let Some((how, x)) = next {
+                c.shown[j] = how;
+                used = (used as isize + x) as usize;
+                spent[i] += x;
             }
         }
     }
-    let cut = cuts
-        .iter()
-        .enumerate()
-        .flat_map(|(i, c)| {
-            c.iter()
-                .enumerate()
-                .filter_map(move |(j, c)| c.map(|(lines, _)| (i, j, lines)))
-        })
-        .collect();
-    Spent { used, kept, cut }
+    used
 }
 
 /// Cuts each snippet of `cut` (file, snippet, lines kept) to its first
@@ -286,6 +319,32 @@ mod tests {
             ),
             (5, 9)
         );
+    }
+
+    #[test]
+    fn a_files_left_out_snippets_share_one_line_that_names_the_path_once() {
+        // Eight snippets too large for the budget: one line names them all,
+        // in line order, instead of eight lines repeating the path.
+        let path = "src/module/deeply/nested/handler.py";
+        let ranges: Vec<(usize, usize, usize)> =
+            (0..8).map(|k| (100 * k + 1, 100 * k + 60, 4_000)).collect();
+        let mut files = vec![file(path, &ranges)];
+        let (used, dropped) = pack(&mut files, 60);
+        assert_eq!(dropped.len(), 8, "{dropped:?}");
+        let block = crate::render::snippets_block(path, &files[0].snippets);
+        assert_eq!(block.lines().count(), 1, "{block}");
+        assert_eq!(block.matches(path).count(), 1, "{block}");
+        assert!(block.contains(":1-60, 101-160, 201-260"), "{block}");
+        assert_eq!(
+            used,
+            tokens_of(&file_line(1, &files[0])) + tokens_of(&block)
+        );
+        // A handle line per snippet cost more than twice as much.
+        let per_snippet: usize = ranges
+            .iter()
+            .map(|&(s, e, _)| tokens_of(&format!("   {path}:{s}-{e} (left out: budget)\n")))
+            .sum();
+        assert!(2 * tokens_of(&block) < per_snippet, "{block}");
     }
 
     #[test]
@@ -388,10 +447,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, f)| {
                     tokens_of(&file_line(i + 1, f))
-                        + f.snippets
-                            .iter()
-                            .map(|sn| tokens_of(&snippet_lines(&f.path, sn)))
-                            .sum::<usize>()
+                        + tokens_of(&crate::render::snippets_block(&f.path, &f.snippets))
                 })
                 .sum();
             assert_eq!(used, rendered, "the count is what the text shows");
@@ -401,14 +457,12 @@ mod tests {
                 .iter()
                 .enumerate()
                 .map(|(i, f)| {
-                    let handles = f.snippets.iter().map(|sn| {
-                        let handle = Snippet {
-                            text: String::new(),
-                            ..sn.clone()
-                        };
-                        tokens_of(&snippet_lines(&f.path, &handle))
-                    });
-                    tokens_of(&file_line(i + 1, f)) + handles.sum::<usize>()
+                    let ranges: Vec<(usize, usize)> = f
+                        .snippets
+                        .iter()
+                        .map(|sn| (sn.start_line, sn.end_line))
+                        .collect();
+                    tokens_of(&file_line(i + 1, f)) + tokens_of(&handles_line(&f.path, &ranges))
                 })
                 .sum();
             assert!(
