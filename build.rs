@@ -8,6 +8,14 @@
 //! 3. `.cargo_vcs_info.json`, which `cargo package` writes into the crates.io
 //!    tarball (so `cargo install ctxloop` names its commit too);
 //! 4. `unknown`.
+//!
+//! Sets `CTXLOOP_SYMBOLS_FINGERPRINT`, the build part of the symbol cache's
+//! key (src/cache/): 16 hex digits of a 64-bit FNV-1a hash over everything
+//! that decides what a parse returns: the files under `src/lang/` and
+//! `queries/` (the language table, the tags queries, the kinds the cache
+//! stores), `Cargo.lock` (the tree-sitter and grammar versions, postcard's
+//! format) and the crate version. A change to any of them files the cache's
+//! entries under a new directory, so no entry from another build is read.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,6 +29,72 @@ fn main() {
         .or_else(|| from_vcs_info(&manifest_dir))
         .unwrap_or_else(|| "unknown".to_string());
     println!("cargo:rustc-env=CTXLOOP_COMMIT={commit}");
+    let fingerprint = symbols_fingerprint(&manifest_dir);
+    println!("cargo:rustc-env=CTXLOOP_SYMBOLS_FINGERPRINT={fingerprint:016x}");
+}
+
+/// FNV-1a, 64 bits: a fingerprint of the inputs, not a defence against
+/// forgery (the cache directory is the user's own), so no build-dependency.
+struct Fnv(u64);
+
+impl Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    /// `bytes` with its length first, so that two fields cannot run together.
+    fn field(&mut self, bytes: &[u8]) {
+        self.write(&(bytes.len() as u64).to_le_bytes());
+        self.write(bytes);
+    }
+}
+
+/// The symbol cache's build fingerprint (see the module doc): every file
+/// under `src/lang/` and `queries/` (relative path and contents, in path
+/// order), `Cargo.lock` and `CARGO_PKG_VERSION`.
+fn symbols_fingerprint(dir: &Path) -> u64 {
+    let mut files = Vec::new();
+    for sub in ["src/lang", "queries"] {
+        let top = dir.join(sub);
+        // A directory is scanned whole by cargo: any file added, removed or
+        // edited below it reruns this script.
+        println!("cargo:rerun-if-changed={}", top.display());
+        collect_files(&top, &mut files);
+    }
+    let lock = dir.join("Cargo.lock");
+    if lock.exists() {
+        println!("cargo:rerun-if-changed={}", lock.display());
+        files.push(lock);
+    }
+    files.sort();
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    h.field(
+        std::env::var("CARGO_PKG_VERSION")
+            .unwrap_or_default()
+            .as_bytes(),
+    );
+    for f in &files {
+        let rel = f.strip_prefix(dir).unwrap_or(f);
+        h.field(rel.to_string_lossy().replace('\\', "/").as_bytes());
+        h.field(&std::fs::read(f).unwrap_or_default());
+    }
+    h.0
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        match e.file_type() {
+            Ok(t) if t.is_dir() => collect_files(&path, out),
+            Ok(t) if t.is_file() => out.push(path),
+            _ => {}
+        }
+    }
 }
 
 fn from_env() -> Option<String> {

@@ -1,6 +1,7 @@
 //! The command line: `serve`, `retrieve`, `bench`. The only module (with
 //! `main.rs`) that writes to stdout.
 
+use crate::cache::DiskCache;
 use crate::config::{
     Bound, BUDGET_TOKENS, DEADLINE_MS, HIGH_THRESHOLD, LIMIT, MAX_CYCLES, MIN_HIGH,
 };
@@ -10,6 +11,7 @@ use crate::request::{CallOptions, RetrieveRequest};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// `ctxloop --version`: the crate version and the commit it was built from
 /// (short hash; `unknown` outside git without `CTXLOOP_BUILD_COMMIT`, see build.rs).
@@ -86,6 +88,13 @@ pub enum Command {
         /// are scored and no commit message is shown.
         #[arg(long)]
         no_history: bool,
+        /// Keep parsed symbols in DIR between runs (created if missing, mode
+        /// 0700), so a later call parses only files whose text changed.
+        /// Entries are named by each file's text, its language and this
+        /// build; DIR must lie outside the roots searched. Without this flag
+        /// or CTXLOOP_CACHE_DIR nothing is written to disk.
+        #[arg(long, value_name = "DIR", env = "CTXLOOP_CACHE_DIR", value_parser = path_or_empty())]
+        cache_dir: Option<PathBuf>,
     },
     /// Run the whole loop for TASK and print the ranked files (the `retrieve` tool's result).
     Retrieve(RetrieveArgs),
@@ -183,12 +192,26 @@ pub struct RetrieveArgs {
     /// of that commit only.
     #[arg(long, value_name = "REV", requires = "history_git_dir")]
     pub history_commit: Option<String>,
+    /// Keep parsed symbols in DIR between runs (created if missing, mode
+    /// 0700), so a later call parses only files whose text changed.
+    /// Entries are named by each file's text, its language and this
+    /// build; DIR must lie outside the roots searched. Without this flag
+    /// or CTXLOOP_CACHE_DIR nothing is written to disk.
+    #[arg(long, value_name = "DIR", env = "CTXLOOP_CACHE_DIR", value_parser = path_or_empty())]
+    pub cache_dir: Option<PathBuf>,
     /// Output format. Default: text, or taken from --out's extension (.json, .md).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
     /// Write the result to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+}
+
+/// A path flag that may be empty (`CTXLOOP_CACHE_DIR=` means unset, as an
+/// empty environment variable usually does).
+fn path_or_empty() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
+    use clap::builder::TypedValueParser;
+    clap::builder::OsStringValueParser::new().map(PathBuf::from)
 }
 
 /// A flag's help line: `what`, its range from `bound` (e.g. "1-10"), then `rest`.
@@ -225,12 +248,33 @@ pub(crate) fn stdout() -> std::io::StdoutLock<'static> {
     std::io::stdout().lock()
 }
 
+/// The persistent cache `--cache-dir` (or `CTXLOOP_CACHE_DIR`) names,
+/// opened (the directory created if missing), after checking that none of
+/// `roots` holds it or lies inside it; `None` without either setting.
+pub fn open_cache(
+    dir: Option<PathBuf>,
+    roots: &[PathBuf],
+) -> crate::error::Result<Option<Arc<DiskCache>>> {
+    let Some(dir) = dir.filter(|d| !d.as_os_str().is_empty()) else {
+        return Ok(None);
+    };
+    Ok(Some(Arc::new(DiskCache::open(dir, roots)?)))
+}
+
 /// Runs `retrieve` and writes the result. Errors are for the caller to print.
 pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
+    // The root is checked before the cache directory is created (nothing
+    // may be made inside the tree), and again once resolved (Engine::config).
+    let root = match &args.root {
+        Some(r) => r.clone(),
+        None => std::env::current_dir()?,
+    };
+    let cache = open_cache(args.cache_dir.clone(), &[root])?;
     let engine = Engine::new(EngineOptions {
         allow_hidden_root: args.allow_hidden_root,
         hidden_whitelisted: args.hidden_whitelisted,
         no_history: args.no_history,
+        cache,
         ..Default::default()
     });
     let task = args.task.clone();

@@ -3,6 +3,7 @@
 //! validated in [`crate::config`], roots resolved in `root`, and a
 //! call's deadline kept in `limits`.
 
+use crate::cache::DiskCache;
 use crate::config::{BUDGET_TOKENS, HIGH_THRESHOLD, LIMIT, MAX_CYCLES, MIN_HIGH};
 use crate::corpus::Corpus;
 use crate::corpus::{Doc, Skip, MAX_FILE_BYTES};
@@ -59,6 +60,12 @@ pub struct EngineOptions {
     /// past commits add no evidence. Default: on, read from the root's
     /// repository (see [`crate::history`]).
     pub no_history: bool,
+    /// The persistent cache of parsed symbols (`--cache-dir DIR` or
+    /// `CTXLOOP_CACHE_DIR`; [`DiskCache::open`]): each file's symbols are
+    /// looked up there before it is parsed and stored after a complete
+    /// parse. A root that holds the cache directory (or lies inside it) is
+    /// refused. `None`, the default: nothing is read from or written to disk.
+    pub cache: Option<Arc<DiskCache>>,
 }
 
 /// Bytes of file text [`Engine::prefetch`] reads at most (files in path
@@ -125,8 +132,8 @@ impl Engine {
                 options.allow_hidden_root,
                 options.hidden_whitelisted,
             ),
+            corpus: Corpus::with_disk_cache(options.cache.clone()),
             options,
-            corpus: Corpus::default(),
             sessions: Sessions::default(),
             busy: AtomicUsize::new(0),
             histories: Arc::default(),
@@ -312,14 +319,25 @@ impl Engine {
     /// engine's root, else the working directory) as a canonical directory
     /// the engine may search. Errors: [`Error::RootNotFound`],
     /// [`Error::RootNotDirectory`], [`Error::RootOutsideAllowed`],
-    /// [`Error::RootHidden`], [`Error::RootIgnored`].
+    /// [`Error::RootHidden`], [`Error::RootIgnored`], and
+    /// [`Error::CacheInsideRoot`] when the engine's cache directory lies
+    /// inside it.
     pub fn resolve_root(&self, root: Option<&str>) -> Result<PathBuf> {
-        self.roots.resolve_root(root)
+        let root = self.roots.resolve_root(root)?;
+        if let Some(cache) = &self.options.cache {
+            cache.check_outside(&root)?;
+        }
+        Ok(root)
     }
 
     /// Validates a request's loop settings once; the loop only sees the result.
+    /// Errors: those of [`LoopConfig::new`], and [`Error::CacheInsideRoot`].
     pub fn config(&self, p: &RetrieveRequest) -> Result<LoopConfig> {
-        LoopConfig::new(p, &self.roots)
+        let cfg = LoopConfig::new(p, &self.roots)?;
+        if let Some(cache) = &self.options.cache {
+            cache.check_outside(&cfg.root)?;
+        }
+        Ok(cfg)
     }
 
     /// The deadline of a call in ms: its `deadline_ms` argument, else the
@@ -385,6 +403,17 @@ impl Engine {
         }
         let mut out = session.result();
         out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
+        if let Some(cache) = &self.options.cache {
+            let s = cache.stats();
+            tracing::debug!(
+                hits = s.hits,
+                misses = s.misses,
+                invalid = s.invalid,
+                writes = s.writes,
+                write_errors = s.write_errors,
+                "symbol cache (since the engine started)"
+            );
+        }
         Ok(out)
     }
 

@@ -127,6 +127,30 @@ pub enum Error {
         reason: String,
     },
 
+    /// The cache directory (`--cache-dir`, `CTXLOOP_CACHE_DIR`) cannot be
+    /// created or used.
+    #[error("cannot use the cache directory {path:?}: {source}. Name a directory you can create and write with --cache-dir (or CTXLOOP_CACHE_DIR), or set neither to run without a cache")]
+    CacheDir {
+        /// The directory as given.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// The cache directory lies inside the root searched, or the root inside
+    /// the cache directory: the walk would index the cache's entries, and
+    /// every call would change the tree it searches.
+    #[error("the cache directory {cache:?} {relation} {root:?}: the walk would index the cache, and each call would change the tree it searches. Pass a --cache-dir (or CTXLOOP_CACHE_DIR) outside the root and not above it, e.g. ~/.cache/ctxloop for a project's root")]
+    CacheInsideRoot {
+        /// The cache directory, resolved.
+        cache: PathBuf,
+        /// `lies inside the root` or `holds the root`.
+        relation: &'static str,
+        /// The root, resolved.
+        root: PathBuf,
+    },
+
     /// A file could not be read.
     #[error("cannot read {path:?}: {source}")]
     Io {

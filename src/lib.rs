@@ -41,6 +41,8 @@
 //!   bounded parsing in `parse.rs` and `clock.rs`, the query's matches in
 //!   `tags.rs`, and `defines.rs` the line check of whether a file could
 //!   define a name (so the gap search parses only those holders).
+//!   [`cache`] is the opt-in persistent cache of parsed symbols
+//!   (`--cache-dir`), keyed by each file's text, language and build.
 //! - the answer: [`types`] (the structured shapes, DESIGN §2) and [`render`]
 //!   (the text of every tool and the Markdown of `retrieve`); [`error`].
 //! - [`bench`](mod@bench): `ctxloop bench` on the development sets.
@@ -49,6 +51,7 @@
 
 #[doc(hidden)]
 pub mod bench;
+pub mod cache;
 pub mod cli;
 pub mod config;
 // Reached by the hidden `test_support` module when the feature is on; the

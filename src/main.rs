@@ -35,9 +35,16 @@ fn main() -> ExitCode {
             deadline_ms,
             no_prefetch,
             no_history,
+            cache_dir,
         } => ctxloop::server::server_roots(root, &allow_root, allow_hidden_root)
-            .and_then(|root| Ok((root, tokio::runtime::Runtime::new()?)))
-            .and_then(|(root, rt)| {
+            .and_then(|root| {
+                // Every call's root lies inside --root or an --allow-root, so
+                // a cache outside those is outside every root.
+                let roots = [std::slice::from_ref(&root), &allow_root].concat();
+                Ok((root, cli::open_cache(cache_dir, &roots)?))
+            })
+            .and_then(|(root, cache)| Ok((root, cache, tokio::runtime::Runtime::new()?)))
+            .and_then(|(root, cache, rt)| {
                 let r = rt.block_on(ctxloop::server::serve_stdio(EngineOptions {
                     root: Some(root),
                     deadline_ms: Some(deadline_ms),
@@ -46,6 +53,7 @@ fn main() -> ExitCode {
                     allow_hidden_root,
                     prefetch: !no_prefetch,
                     no_history,
+                    cache,
                     ..Default::default()
                 }));
                 // The blocking stdin reader would keep the runtime alive: end now.

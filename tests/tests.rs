@@ -9,6 +9,7 @@ mod bounded;
 mod concurrency;
 mod confinement;
 mod custom_signal;
+mod disk_cache;
 mod evidence;
 mod expand;
 mod fuzz_regressions;

@@ -4,6 +4,8 @@
 use super::counts::memo_get;
 use super::filter::TermFilter;
 use super::read::{read_text, Source};
+use crate::cache::symbols::SymbolKey;
+use crate::cache::DiskCache;
 use crate::lang::{self, LanguageSpec, Symbols};
 use crate::query::{for_each_name_term_hash, for_each_term_hash};
 #[cfg(test)]
@@ -50,6 +52,9 @@ pub struct Doc {
     /// (a parse the call stopped is not kept). Locked while parsing, so a
     /// file is parsed by one thread at a time.
     symbols: Mutex<Option<Arc<Symbols>>>,
+    /// The persistent cache the symbols are looked up in before a parse
+    /// and stored in after a complete one (`--cache-dir`); `None`: none.
+    disk: Option<Arc<DiskCache>>,
 }
 
 impl Doc {
@@ -61,6 +66,7 @@ impl Doc {
         mut memo: Vec<(u64, u32)>,
         source: Option<Source>,
         filter: Option<TermFilter>,
+        disk: Option<Arc<DiskCache>>,
     ) -> Doc {
         memo.sort_unstable_by_key(|&(h, _)| h);
         memo.dedup_by_key(|&mut (h, _)| h);
@@ -90,13 +96,14 @@ impl Doc {
             path_terms,
             stem_terms,
             symbols: Mutex::new(None),
+            disk,
         }
     }
 
     /// A document built from text in memory (for tests and benchmarks).
     #[cfg(any(test, feature = "test-support"))]
     pub fn for_test(rel: &str, text: &str) -> Doc {
-        Doc::new(rel, text.to_string(), Vec::new(), None, None)
+        Doc::new(rel, text.to_string(), Vec::new(), None, None, None)
     }
 
     /// False when the body certainly lacks the term `hash` (its filter rules
@@ -186,6 +193,8 @@ impl Doc {
     /// [`Doc::symbols`], parsed within the file's budget and stopped when
     /// `stop` returns true ([`lang::symbols_until`]); then empty, with
     /// `capped` set. A stopped parse is not kept: a later call parses again.
+    /// With a persistent cache, a complete parse another process stored for
+    /// the same text is read instead of parsing.
     pub fn symbols_until(&self, stop: &dyn Fn() -> bool) -> Arc<Symbols> {
         let mut slot = self.symbols.lock().expect("symbols poisoned");
         if let Some(s) = &*slot {
@@ -193,7 +202,7 @@ impl Doc {
         }
         let s = Arc::new(
             self.language
-                .map(|l| lang::symbols_until(l, self.text(), stop))
+                .map(|l| self.parse(l, stop))
                 .unwrap_or_default(),
         );
         if s.capped != Some(lang::Cap::Stopped) {
@@ -206,7 +215,8 @@ impl Doc {
     /// symbols only when the parse finished within the file's budget. A
     /// parse over budget on a busy machine is dropped, so the call that needs
     /// the file parses it itself, by its own rules. True when kept (or
-    /// already there).
+    /// already there). Looks in the persistent cache first, as
+    /// [`Doc::symbols_until`] does.
     pub fn parse_ahead(&self, stop: &dyn Fn() -> bool) -> bool {
         let Some(language) = self.language else {
             return false;
@@ -215,12 +225,31 @@ impl Doc {
         if slot.is_some() {
             return true;
         }
-        let s = lang::symbols_until(language, self.text(), stop);
+        let s = self.parse(language, stop);
         let kept = s.capped.is_none();
         if kept {
             *slot = Some(Arc::new(s));
         }
         kept
+    }
+
+    /// The symbols of the text as `language`: from the persistent cache when
+    /// it has them (looked up even when `stop` is already set: reading an
+    /// entry costs far less than a parse), else parsed
+    /// ([`lang::symbols_until`]) and, when the parse is complete, stored
+    /// there. Without a cache, a parse.
+    fn parse(&self, language: &'static LanguageSpec, stop: &dyn Fn() -> bool) -> Symbols {
+        let text = self.text();
+        let Some(disk) = &self.disk else {
+            return lang::symbols_until(language, text, stop);
+        };
+        let key = SymbolKey::new(language, text);
+        if let Some(s) = disk.symbols(&key) {
+            return s;
+        }
+        let s = lang::symbols_until(language, text, stop);
+        disk.store_symbols(&key, &s);
+        s
     }
 
     /// Whether the file could define `name` (not as a local): the kept

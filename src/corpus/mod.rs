@@ -33,6 +33,7 @@ pub use counts::term_counts;
 pub use doc::Doc;
 pub use holders::holders_many;
 
+use crate::cache::DiskCache;
 use crate::query::TermSet;
 use crate::walk::Entry;
 use rayon::prelude::*;
@@ -91,6 +92,9 @@ pub struct Corpus {
     cache: Mutex<Cache>,
     /// Bytes of text one load keeps ([`MAX_KEPT_TEXT_BYTES`]; less in tests).
     keep_text_bytes: usize,
+    /// The persistent symbol cache every document looks up before it
+    /// parses (`--cache-dir`); `None`: none, nothing on disk.
+    disk: Option<Arc<DiskCache>>,
 }
 
 impl Default for Corpus {
@@ -98,6 +102,7 @@ impl Default for Corpus {
         Corpus {
             cache: Mutex::default(),
             keep_text_bytes: MAX_KEPT_TEXT_BYTES,
+            disk: None,
         }
     }
 }
@@ -119,6 +124,15 @@ pub struct Loaded {
 }
 
 impl Corpus {
+    /// An empty corpus whose documents look their symbols up in `disk`
+    /// before parsing and store complete parses there.
+    pub fn with_disk_cache(disk: Option<Arc<DiskCache>>) -> Corpus {
+        Corpus {
+            disk,
+            ..Corpus::default()
+        }
+    }
+
     /// Loads every entry, reading only files whose (size, mtime, ctime, inode)
     /// changed since the last call. Runs on all cores.
     /// Files read now are indexed with the counts of `wanted` (the query's
@@ -159,7 +173,7 @@ impl Corpus {
                 let doc = match hit {
                     Some(doc) => doc,
                     None if stop() => Err(Skip::NotRead),
-                    None => read_doc(&entry, (&set, wanted), keep_all, &keep),
+                    None => read_doc(&entry, (&set, wanted), keep_all, &keep, &self.disk),
                 };
                 Loaded { entry, doc }
             })

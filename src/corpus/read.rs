@@ -3,6 +3,7 @@
 
 use super::filter::TermFilter;
 use super::{key, Doc, Key, Skip, MAX_FILE_BYTES};
+use crate::cache::DiskCache;
 use crate::query::TermSet;
 use crate::walk::Entry;
 use std::io::Read;
@@ -26,12 +27,14 @@ pub(super) struct Source {
 /// `keep` (bytes of text this load may still keep) allows and, unless
 /// `keep_all`, the file holds one of the wanted terms. A file holding none
 /// of them can only matter to a later step through other terms; its text is
-/// then read again from disk, checked to be the same version.
+/// then read again from disk, checked to be the same version. The document
+/// looks its symbols up in `disk` (the persistent cache), if any.
 pub(super) fn read_doc(
     entry: &Entry,
     (set, wanted): (&TermSet, &[(u64, &str)]),
     keep_all: bool,
     keep: &AtomicUsize,
+    disk: &Option<Arc<DiskCache>>,
 ) -> Result<Arc<Doc>, Skip> {
     if entry.size > MAX_FILE_BYTES {
         return Err(Skip::TooLarge);
@@ -62,7 +65,14 @@ pub(super) fn read_doc(
         rel: entry.rel.clone(),
         key: key(entry),
     });
-    Ok(Arc::new(Doc::new(&entry.rel, text, memo, source, filter)))
+    Ok(Arc::new(Doc::new(
+        &entry.rel,
+        text,
+        memo,
+        source,
+        filter,
+        disk.clone(),
+    )))
 }
 
 /// The text of the walked file `abs` (`rel` below the root), or why it is

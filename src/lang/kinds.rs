@@ -1,8 +1,14 @@
 //! What the tags captures mean: definitions and references (their kinds),
 //! the symbols of one file, and why a file's symbols were not read.
+//!
+//! The serde derives are the symbol cache's encoding (`src/cache/symbols.rs`,
+//! postcard): a change here changes the build fingerprint (build.rs hashes
+//! `src/lang/`), so entries of the old shape are never read.
+
+use serde::{Deserialize, Serialize};
 
 /// What a definition is: the `<kind>` of a `@definition.<kind>` capture.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DefKind {
     /// `@definition.class` (also structs, enums, traits' types).
     Class,
@@ -71,7 +77,7 @@ impl std::fmt::Display for DefKind {
 }
 
 /// What a use of a name is: the `<kind>` of a `@reference.<kind>` capture.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RefKind {
     /// `@reference.call`: a plain call.
     Call,
@@ -131,7 +137,7 @@ impl std::fmt::Display for RefKind {
 
 /// A definition: its [`DefKind`], its name, the name of the enclosing
 /// definition, and 1-based inclusive lines.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Definition {
     pub kind: DefKind,
     pub name: String,
@@ -147,7 +153,7 @@ pub struct Definition {
 }
 
 /// A use of a name, of a [`RefKind`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reference {
     pub kind: RefKind,
     pub name: String,
@@ -161,7 +167,7 @@ pub struct Reference {
 }
 
 /// Definitions and references of one file.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Symbols {
     pub definitions: Vec<Definition>,
     pub references: Vec<Reference>,
@@ -171,7 +177,7 @@ pub struct Symbols {
 }
 
 /// Why a file's symbols were not read from its syntax tree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Cap {
     /// Parsing and querying the file took longer than its budget
     /// ([`parse_budget`](super::clock::parse_budget)). Kept with the file's
