@@ -88,11 +88,12 @@ pub enum Command {
         /// are scored and no commit message is shown.
         #[arg(long)]
         no_history: bool,
-        /// Keep parsed symbols in DIR between runs (created if missing, mode
-        /// 0700), so a later call parses only files whose text changed.
-        /// Entries are named by each file's text, its language and this
-        /// build; DIR must lie outside the roots searched. Without this flag
-        /// or CTXLOOP_CACHE_DIR nothing is written to disk.
+        /// Keep parsed symbols (and the history's `git log`, per commit) in
+        /// DIR between runs (created if missing, mode 0700), so a later call
+        /// parses only files whose text changed. Entries are named by each
+        /// file's text, its language and this build; DIR must lie outside the
+        /// roots searched. Without this flag or CTXLOOP_CACHE_DIR nothing is
+        /// written to disk.
         #[arg(long, value_name = "DIR", env = "CTXLOOP_CACHE_DIR", value_parser = path_or_empty())]
         cache_dir: Option<PathBuf>,
     },
@@ -192,11 +193,12 @@ pub struct RetrieveArgs {
     /// of that commit only.
     #[arg(long, value_name = "REV", requires = "history_git_dir")]
     pub history_commit: Option<String>,
-    /// Keep parsed symbols in DIR between runs (created if missing, mode
-    /// 0700), so a later call parses only files whose text changed.
-    /// Entries are named by each file's text, its language and this
-    /// build; DIR must lie outside the roots searched. Without this flag
-    /// or CTXLOOP_CACHE_DIR nothing is written to disk.
+    /// Keep parsed symbols (and the history's `git log`, per commit) in
+    /// DIR between runs (created if missing, mode 0700), so a later call
+    /// parses only files whose text changed. Entries are named by each
+    /// file's text, its language and this build; DIR must lie outside the
+    /// roots searched. Without this flag or CTXLOOP_CACHE_DIR nothing is
+    /// written to disk.
     #[arg(long, value_name = "DIR", env = "CTXLOOP_CACHE_DIR", value_parser = path_or_empty())]
     pub cache_dir: Option<PathBuf>,
     /// Output format. Default: text, or taken from --out's extension (.json, .md).

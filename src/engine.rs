@@ -60,11 +60,12 @@ pub struct EngineOptions {
     /// past commits add no evidence. Default: on, read from the root's
     /// repository (see [`crate::history`]).
     pub no_history: bool,
-    /// The persistent cache of parsed symbols (`--cache-dir DIR` or
-    /// `CTXLOOP_CACHE_DIR`; [`DiskCache::open`]): each file's symbols are
-    /// looked up there before it is parsed and stored after a complete
-    /// parse. A root that holds the cache directory (or lies inside it) is
-    /// refused. `None`, the default: nothing is read from or written to disk.
+    /// The persistent cache (`--cache-dir DIR` or `CTXLOOP_CACHE_DIR`;
+    /// [`DiskCache::open`]): each file's symbols are looked up there before
+    /// it is parsed and stored after a complete parse, and the history's
+    /// `git log` output likewise per commit. A root that holds the cache
+    /// directory (or lies inside it) is refused. `None`, the default:
+    /// nothing is read from or written to disk.
     pub cache: Option<Arc<DiskCache>>,
 }
 
@@ -133,10 +134,10 @@ impl Engine {
                 options.hidden_whitelisted,
             ),
             corpus: Corpus::with_disk_cache(options.cache.clone()),
+            histories: Arc::new(HistoryCache::with_disk_cache(options.cache.clone())),
             options,
             sessions: Sessions::default(),
             busy: AtomicUsize::new(0),
-            histories: Arc::default(),
         }
     }
 
@@ -404,14 +405,16 @@ impl Engine {
         let mut out = session.result();
         out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
         if let Some(cache) = &self.options.cache {
-            let s = cache.stats();
+            let (s, h) = (cache.stats(), cache.history_stats());
             tracing::debug!(
                 hits = s.hits,
                 misses = s.misses,
                 invalid = s.invalid,
                 writes = s.writes,
                 write_errors = s.write_errors,
-                "symbol cache (since the engine started)"
+                history_hits = h.hits,
+                history_misses = h.misses,
+                "disk cache (since the engine started)"
             );
         }
         Ok(out)

@@ -7,6 +7,7 @@
 use crate::common::{assert_succeeded, fixture};
 use ctxloop::cache::{CacheStats, DiskCache};
 use ctxloop::engine::{Engine, EngineOptions};
+use ctxloop::test_support::scratch_git;
 use ctxloop::tools::retrieve::RetrieveParams;
 use ctxloop::{CallOptions, RetrieveOutput};
 use std::ffi::{OsStr, OsString};
@@ -39,12 +40,16 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// An engine confined to `root` with the cache in `cache_dir` (a new handle,
-/// as a new process would open), and that handle.
+/// as a new process would open), and that handle; no history.
 fn engine(root: &Path, cache_dir: &Path) -> (Engine, Arc<DiskCache>) {
+    engine_with(root, cache_dir, false)
+}
+
+fn engine_with(root: &Path, cache_dir: &Path, history: bool) -> (Engine, Arc<DiskCache>) {
     let cache = Arc::new(DiskCache::open(cache_dir, &[root.to_path_buf()]).unwrap());
     let engine = Engine::new(EngineOptions {
         root: Some(root.to_path_buf()),
-        no_history: true,
+        no_history: !history,
         cache: Some(cache.clone()),
         ..Default::default()
     });
@@ -195,6 +200,52 @@ fn corrupt_entries_are_misses_and_the_answer_is_still_right() {
     let (third, cache) = engine(root.path(), cache_dir.path());
     assert_eq!(json(&retrieve(&third, TASK)), expected);
     assert_eq!(cache.stats().hits, stored.len());
+}
+
+#[test]
+fn the_history_log_is_read_from_the_cache_until_head_moves() {
+    let root = tree();
+    let repo = root.path();
+    let git = |args: &[&str]| scratch_git(repo, args);
+    let Some(_) = git(&["init", "-q"]) else {
+        return; // git is not installed
+    };
+    let commit = |msg: &str| {
+        git(&["add", "-A"]).unwrap();
+        git(&["commit", "-q", "--allow-empty", "-m", msg]).unwrap();
+    };
+    commit("initial layout");
+    let token = repo.join("auth/token.py");
+    let text = std::fs::read_to_string(&token).unwrap();
+    std::fs::write(&token, text.replace("issued_at + ", "issued_at  + ")).unwrap();
+    commit("token expiry: is_expired compares the issue time");
+    let cache_dir = tempfile::tempdir().unwrap();
+
+    let (first, cache) = engine_with(repo, cache_dir.path(), true);
+    let expected = json(&retrieve(&first, TASK));
+    assert!(
+        expected.contains("past commit"),
+        "the history is evidence: {expected}"
+    );
+    let s = cache.history_stats();
+    assert_eq!((s.hits, s.misses, s.writes), (0, 1, 1), "{s:?}");
+
+    let (second, cache) = engine_with(repo, cache_dir.path(), true);
+    assert_eq!(json(&retrieve(&second, TASK)), expected);
+    let s = cache.history_stats();
+    assert_eq!((s.hits, s.misses, s.writes), (1, 0, 0), "no git log: {s:?}");
+
+    // A new HEAD is another history: read with git, stored beside the first.
+    commit("docs");
+    let (third, cache) = engine_with(repo, cache_dir.path(), true);
+    retrieve(&third, TASK);
+    let s = cache.history_stats();
+    assert_eq!((s.hits, s.misses, s.writes), (0, 1, 1), "{s:?}");
+    let logs = listing(&cache_dir.path().join("history"))
+        .into_iter()
+        .filter(|(p, _, _)| p.extension().is_some_and(|e| e == "log"))
+        .count();
+    assert_eq!(logs, 2);
 }
 
 /// The CLI with a clean environment: `HOME`, the XDG directories and

@@ -5,26 +5,30 @@
 //! tree is tree-sitter parsing. The cache keeps what parsing one file gave
 //! (the definitions and references of `lang::Symbols`), named by what decides
 //! it: the file's text, the language row and the build (`symbols.rs` says how
-//! the key is made and what an entry holds). An entry can only ever be
-//! right or missing, never stale, so nothing is invalidated: an edited file
-//! has another name. Without a [`DiskCache`] (the default) nothing is read
-//! from or written to disk.
+//! the key is made and what an entry holds); and the output of the history
+//! signal's one `git log` per commit (`history.rs`). An entry can only ever
+//! be right or missing, never stale, so nothing is invalidated: an edited
+//! file has another name, a new `HEAD` another log. Without a [`DiskCache`]
+//! (the default) nothing is read from or written to disk.
 //!
 //! Layout below the directory, all written by this module:
 //!
 //! ```text
 //! DIR/symbols/<build fingerprint>/<first 2 hex digits>/<64 hex digits>.bin
+//! DIR/history/<first 2 hex digits>/<64 hex digits>.log
 //! ```
 //!
 //! Directories are created with mode 0700 on unix, entries (0600) are written
 //! to a temporary file in their final directory and renamed into place, so a
 //! concurrent reader sees a whole entry or none. Every entry carries a checksum:
-//! a corrupt, truncated or foreign one is a miss (the file is parsed again and
-//! the entry rewritten), never an error. Writing never fails a call: an I/O
-//! error is logged (a warning the first time, then at debug level) and the
-//! call goes on. Nothing is ever removed: the directory can be deleted at any
-//! time, and so can the subdirectories of older builds' fingerprints.
+//! a corrupt, truncated or foreign one is a miss (the file is parsed or the log
+//! read again and the entry rewritten), never an error. Writing never fails a
+//! call: an I/O error is logged (a warning the first time, then at debug
+//! level) and the call goes on. Nothing is ever removed: the directory can be
+//! deleted at any time, and so can the subdirectories of older builds'
+//! fingerprints.
 
+pub(crate) mod history;
 pub(crate) mod symbols;
 
 use crate::error::{Error, Result};
@@ -44,14 +48,46 @@ pub struct DiskCache {
     dir: PathBuf,
     /// `dir/symbols/<build fingerprint>`: this build's symbol entries.
     symbols_dir: PathBuf,
+    /// `dir/history`: the logs of [`crate::history`], one per commit.
+    history_dir: PathBuf,
+    symbols_counts: Counts,
+    history_counts: Counts,
+    /// Set once a write error was logged as a warning (the next ones go to
+    /// the debug level: a read-only disk would otherwise warn per file).
+    warned: AtomicBool,
+}
+
+/// The counters behind a [`CacheStats`].
+#[derive(Debug, Default)]
+struct Counts {
     hits: AtomicUsize,
     misses: AtomicUsize,
     invalid: AtomicUsize,
     writes: AtomicUsize,
     write_errors: AtomicUsize,
-    /// Set once a write error was logged as a warning (the next ones go to
-    /// the debug level: a read-only disk would otherwise warn per file).
-    warned: AtomicBool,
+}
+
+impl Counts {
+    /// Counts a lookup: a hit, or a miss (and an invalid entry when one was
+    /// found but not usable).
+    fn lookup(&self, hit: bool, invalid: bool) {
+        let n = if hit { &self.hits } else { &self.misses };
+        n.fetch_add(1, Ordering::Relaxed);
+        if invalid {
+            self.invalid.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    fn snapshot(&self) -> CacheStats {
+        let get = |n: &AtomicUsize| n.load(Ordering::Relaxed);
+        CacheStats {
+            hits: get(&self.hits),
+            misses: get(&self.misses),
+            invalid: get(&self.invalid),
+            writes: get(&self.writes),
+            write_errors: get(&self.write_errors),
+        }
+    }
 }
 
 /// What a [`DiskCache`] did since it was opened, in entries.
@@ -105,13 +141,11 @@ impl DiskCache {
             .join("symbols")
             .join(env!("CTXLOOP_SYMBOLS_FINGERPRINT"));
         Ok(DiskCache {
+            history_dir: dir.join("history"),
             dir,
             symbols_dir,
-            hits: AtomicUsize::new(0),
-            misses: AtomicUsize::new(0),
-            invalid: AtomicUsize::new(0),
-            writes: AtomicUsize::new(0),
-            write_errors: AtomicUsize::new(0),
+            symbols_counts: Counts::default(),
+            history_counts: Counts::default(),
             warned: AtomicBool::new(false),
         })
     }
@@ -130,16 +164,15 @@ impl DiskCache {
         check_apart(&self.dir, root)
     }
 
-    /// What the cache did since it was opened.
+    /// What the cache did with symbol entries since it was opened.
     pub fn stats(&self) -> CacheStats {
-        let get = |n: &AtomicUsize| n.load(Ordering::Relaxed);
-        CacheStats {
-            hits: get(&self.hits),
-            misses: get(&self.misses),
-            invalid: get(&self.invalid),
-            writes: get(&self.writes),
-            write_errors: get(&self.write_errors),
-        }
+        self.symbols_counts.snapshot()
+    }
+
+    /// What the cache did with history entries (`git log` output) since it
+    /// was opened.
+    pub fn history_stats(&self) -> CacheStats {
+        self.history_counts.snapshot()
     }
 
     /// The bytes of the entry at `path`: `None` when there is none,
@@ -159,7 +192,7 @@ impl DiskCache {
     /// into a temporary file in the same directory, then renamed over `path`,
     /// so readers never see part of an entry. An error is logged and
     /// ignored: the cache only ever saves work.
-    fn write_entry(&self, path: &Path, bytes: &[u8]) {
+    fn write_entry(&self, counts: &Counts, path: &Path, bytes: &[u8]) {
         let write = || -> std::io::Result<()> {
             let parent = path.parent().unwrap_or(&self.dir);
             create_private_dir(parent)?;
@@ -172,10 +205,10 @@ impl DiskCache {
         };
         match write() {
             Ok(()) => {
-                self.writes.fetch_add(1, Ordering::Relaxed);
+                counts.writes.fetch_add(1, Ordering::Relaxed);
             }
             Err(e) => {
-                self.write_errors.fetch_add(1, Ordering::Relaxed);
+                counts.write_errors.fetch_add(1, Ordering::Relaxed);
                 if self.warned.swap(true, Ordering::Relaxed) {
                     tracing::debug!(path = %path.display(), "cache entry not written: {e}");
                 } else {
@@ -187,16 +220,46 @@ impl DiskCache {
             }
         }
     }
+}
 
-    /// Counts a lookup: a hit, or a miss (and an invalid entry when one was
-    /// found but not usable).
-    fn count(&self, hit: bool, invalid: bool) {
-        let n = if hit { &self.hits } else { &self.misses };
-        n.fetch_add(1, Ordering::Relaxed);
-        if invalid {
-            self.invalid.fetch_add(1, Ordering::Relaxed);
-        }
+/// Bytes of the check after an entry's magic.
+const CHECK_BYTES: usize = 32;
+
+/// An entry's bytes: `magic` (4 bytes: a kind and the layout's version),
+/// the check (blake3 over `key`, then `payload`; 32 bytes), then `payload`.
+/// The check ties the payload to its key, so a truncated, corrupt or
+/// misplaced entry is never read as another's.
+fn seal(magic: &[u8; 4], key: &blake3::Hash, payload: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(magic.len() + CHECK_BYTES + payload.len());
+    bytes.extend_from_slice(magic);
+    bytes.extend_from_slice(check(key, payload).as_bytes());
+    bytes.extend_from_slice(payload);
+    bytes
+}
+
+/// The payload of an entry's `bytes` sealed with `magic` under `key`, or
+/// `None` when they are not that whole, unaltered entry.
+fn unseal<'a>(magic: &[u8; 4], key: &blake3::Hash, bytes: &'a [u8]) -> Option<&'a [u8]> {
+    let rest = bytes.strip_prefix(magic)?;
+    if rest.len() < CHECK_BYTES {
+        return None;
     }
+    let (sum, payload) = rest.split_at(CHECK_BYTES);
+    (check(key, payload).as_bytes() == sum).then_some(payload)
+}
+
+fn check(key: &blake3::Hash, payload: &[u8]) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    h.update(key.as_bytes());
+    h.update(payload);
+    h.finalize()
+}
+
+/// `dir/<first 2 hex digits>/<64 hex digits>.<ext>`: where the entry of
+/// `key` lives (256 subdirectories keep each directory small).
+fn entry_path(dir: &Path, key: &blake3::Hash, ext: &str) -> PathBuf {
+    let hex = key.to_hex();
+    dir.join(&hex[..2]).join(format!("{}.{ext}", hex.as_str()))
 }
 
 /// Refuses a cache directory `cache` (resolved) inside `root` or around it.

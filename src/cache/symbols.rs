@@ -1,30 +1,20 @@
 //! Symbol entries: what parsing one file gave ([`Symbols`]), named by its
-//! [`SymbolKey`], encoded with postcard behind a checksum.
+//! [`SymbolKey`], encoded with postcard and sealed (magic `CXS` and the
+//! layout's version, then a blake3 check over the key and the payload; see
+//! `seal` in the parent module).
 //!
-//! An entry is the bytes
-//!
-//! ```text
-//! MAGIC (4 bytes: "CXS" and the format's version)
-//! check (32 bytes: blake3 of the key's 32 bytes, then the payload)
-//! payload (postcard of Symbols)
-//! ```
-//!
-//! The check ties the payload to its key, so a truncated, corrupt or
-//! misplaced entry is a miss rather than another file's symbols. postcard
-//! decodes from the slice it is given and allocates ahead no more than
-//! serde's cautious size hint (1 MiB a sequence), so a hostile length prefix
-//! cannot make it allocate much more than the entry's own size.
+//! postcard decodes from the slice it is given and allocates ahead no more
+//! than serde's cautious size hint (1 MiB a sequence), so a hostile length
+//! prefix cannot make it allocate much more than the entry's own size.
 
-use super::DiskCache;
+use super::{entry_path, seal, unseal, DiskCache};
 use crate::lang::{LanguageSpec, Symbols};
 use std::path::PathBuf;
 
 /// The first bytes of every symbol entry; the last is the layout's version,
-/// raised whenever the layout above changes (the payload's shape is covered
-/// by the build fingerprint).
+/// raised whenever the sealing changes (the payload's shape is covered by
+/// the build fingerprint).
 const MAGIC: [u8; 4] = *b"CXS\x01";
-/// Bytes of the check after [`MAGIC`].
-const CHECK_BYTES: usize = 32;
 
 /// What names a file's symbols in the cache: blake3 over the language row's
 /// id (its length, then its bytes) and the file's text. The text is what
@@ -45,23 +35,12 @@ impl SymbolKey {
         h.update(text.as_bytes());
         SymbolKey(h.finalize())
     }
-
-    /// The check over this key and `payload`.
-    fn check(&self, payload: &[u8]) -> blake3::Hash {
-        let mut h = blake3::Hasher::new();
-        h.update(self.0.as_bytes());
-        h.update(payload);
-        h.finalize()
-    }
 }
 
 impl DiskCache {
     /// Where the entry of `key` lives: `symbols/<fingerprint>/<2 hex>/<64 hex>.bin`.
     fn symbols_path(&self, key: &SymbolKey) -> PathBuf {
-        let hex = key.0.to_hex();
-        self.symbols_dir
-            .join(&hex[..2])
-            .join(format!("{}.bin", hex.as_str()))
+        entry_path(&self.symbols_dir, &key.0, "bin")
     }
 
     /// The symbols stored under `key`, or `None` (a miss) when there is no
@@ -74,7 +53,7 @@ impl DiskCache {
             _ => None,
         };
         let invalid = symbols.is_none() && found.is_some();
-        self.count(symbols.is_some(), invalid);
+        self.symbols_counts.lookup(symbols.is_some(), invalid);
         symbols
     }
 
@@ -87,13 +66,11 @@ impl DiskCache {
             return;
         }
         match postcard::to_stdvec(symbols) {
-            Ok(payload) => {
-                let mut bytes = Vec::with_capacity(MAGIC.len() + CHECK_BYTES + payload.len());
-                bytes.extend_from_slice(&MAGIC);
-                bytes.extend_from_slice(key.check(&payload).as_bytes());
-                bytes.extend_from_slice(&payload);
-                self.write_entry(&self.symbols_path(key), &bytes);
-            }
+            Ok(payload) => self.write_entry(
+                &self.symbols_counts,
+                &self.symbols_path(key),
+                &seal(&MAGIC, &key.0, &payload),
+            ),
             Err(e) => tracing::debug!("symbols not encoded for the cache: {e}"),
         }
     }
@@ -102,14 +79,7 @@ impl DiskCache {
 /// The symbols of an entry's `bytes`, if they are a whole, unaltered entry
 /// of `key` holding a complete parse and nothing after it.
 fn decode(key: &SymbolKey, bytes: &[u8]) -> Option<Symbols> {
-    let rest = bytes.strip_prefix(&MAGIC)?;
-    if rest.len() < CHECK_BYTES {
-        return None;
-    }
-    let (check, payload) = rest.split_at(CHECK_BYTES);
-    if key.check(payload).as_bytes() != check {
-        return None;
-    }
+    let payload = unseal(&MAGIC, &key.0, bytes)?;
     match postcard::take_from_bytes::<Symbols>(payload) {
         Ok((symbols, [])) if symbols.capped.is_none() => Some(symbols),
         _ => None,
@@ -216,7 +186,7 @@ fn main() { let c = Cache { map: HashMap::new() }; c.get(\"x\"); }
         let bad: [&[u8]; 7] = [
             &[],
             &good[..2],
-            &good[..MAGIC.len() + CHECK_BYTES],
+            &good[..MAGIC.len() + super::super::CHECK_BYTES],
             &good[..good.len() - 1],
             &flipped,
             &other_format,
@@ -228,7 +198,7 @@ fn main() { let c = Cache { map: HashMap::new() }; c.get(\"x\"); }
         }
         // Garbage that decodes as postcard but is not this key's entry.
         let mut garbage = MAGIC.to_vec();
-        garbage.extend([7u8; CHECK_BYTES]);
+        garbage.extend([7u8; super::super::CHECK_BYTES]);
         garbage.extend(postcard::to_stdvec(&Symbols::default()).unwrap());
         std::fs::write(&path, &garbage).unwrap();
         assert_eq!(cache.symbols(&key), None);
@@ -255,9 +225,7 @@ fn main() { let c = Cache { map: HashMap::new() }; c.get(\"x\"); }
         assert_eq!(cache.stats().writes, 0);
         // Nor is a capped entry that found its way in read back.
         let payload = postcard::to_stdvec(&budget).unwrap();
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend(key.check(&payload).as_bytes());
-        bytes.extend(payload);
+        let bytes = seal(&MAGIC, &key.0, &payload);
         std::fs::create_dir_all(cache.symbols_path(&key).parent().unwrap()).unwrap();
         std::fs::write(cache.symbols_path(&key), bytes).unwrap();
         assert_eq!(cache.symbols(&key), None);

@@ -12,6 +12,8 @@
 //! The log's bounds and the parsing are in the parent module.
 
 use super::{short, RepoHistory, CACHED_HISTORIES, MAX_COMMITS, MAX_LOG_BYTES};
+use crate::cache::history::LogKey;
+use crate::cache::DiskCache;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -76,7 +78,14 @@ fn git(git_dir: &Path) -> Command {
 
 /// Runs `cmd` to completion (stdout only), or until `stop` returns true
 /// (then the process is killed and `None` returned).
-fn run(mut cmd: Command, stop: &dyn Fn() -> bool) -> Option<String> {
+fn run(cmd: Command, stop: &dyn Fn() -> bool) -> Option<String> {
+    run_checked(cmd, stop).map(|(out, _)| out)
+}
+
+/// [`run`], also saying whether the output is whole: the process exited
+/// with success, or its output reached [`MAX_LOG_BYTES`] (where every read
+/// stops). Only a whole output may be kept in the persistent cache.
+fn run_checked(mut cmd: Command, stop: &dyn Fn() -> bool) -> Option<(String, bool)> {
     let mut child = cmd.stdout(Stdio::piped()).spawn().ok()?;
     let mut stdout = child.stdout.take()?;
     let reader = std::thread::spawn(move || {
@@ -86,26 +95,48 @@ fn run(mut cmd: Command, stop: &dyn Fn() -> bool) -> Option<String> {
             .read_to_end(&mut buf);
         buf
     });
-    loop {
+    let status = loop {
         if stop() {
             let _ = child.kill();
             let _ = child.wait();
             return None;
         }
         match child.try_wait() {
-            Ok(Some(_)) => break,
+            Ok(Some(status)) => break Some(status),
             Ok(None) => std::thread::sleep(Duration::from_millis(2)),
             Err(_) => return None,
         }
         if reader.is_finished() {
             // The output cap was reached (or stdout closed early): done.
             let _ = child.kill();
-            let _ = child.wait();
-            break;
+            break child.wait().ok();
+        }
+    };
+    let buf = reader.join().ok()?;
+    let whole = status.is_some_and(|s| s.success()) || buf.len() >= MAX_LOG_BYTES;
+    Some((String::from_utf8_lossy(&buf).into_owned(), whole))
+}
+
+/// What besides the commit decides which commits `git log` lists in the
+/// repository at `git_dir`: a shallow clone's boundary (`shallow`) and
+/// old-style grafts (`info/grafts`), in the git directory and in the common
+/// directory a linked worktree's `commondir` names (replace refs are off:
+/// `GIT_NO_REPLACE_OBJECTS`). Part of the persistent cache's key of a log,
+/// so that deepening a clone reads the log again.
+fn log_shape(git_dir: &Path) -> Vec<u8> {
+    let mut dirs = vec![git_dir.to_path_buf()];
+    if let Ok(common) = std::fs::read_to_string(git_dir.join("commondir")) {
+        dirs.push(git_dir.join(common.trim()));
+    }
+    let mut shape = Vec::new();
+    for dir in &dirs {
+        for file in ["shallow", "info/grafts"] {
+            let bytes = std::fs::read(dir.join(file)).unwrap_or_default();
+            shape.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+            shape.extend_from_slice(&bytes);
         }
     }
-    let buf = reader.join().ok()?;
-    Some(String::from_utf8_lossy(&buf).into_owned())
+    shape
 }
 
 /// `git log`'s arguments: the last [`MAX_COMMITS`] non-merge commits from
@@ -185,10 +216,14 @@ fn is_commit_id(s: &str) -> bool {
 /// `git log` runs once per key, also when several callers ask for it at
 /// once (a session's history read-ahead beside its score pass, two calls of
 /// one server): the first reads, the others wait for it (each until its own
-/// `stop`) and take what it cached.
+/// `stop`) and take what it cached. With a persistent cache
+/// ([`HistoryCache::with_disk_cache`]), a log another process read for the
+/// same commit is read from there instead of running `git log`.
 #[derive(Default)]
 pub struct HistoryCache {
     entries: Mutex<Vec<(Resolved, Arc<RepoHistory>)>>,
+    /// The persistent cache (`--cache-dir`): `git log` output by commit.
+    disk: Option<Arc<DiskCache>>,
     /// The keys whose `git log` is running, each with what its waiters wait on.
     reading: Mutex<Vec<(Resolved, Arc<Reading>)>>,
     /// How many `git log`s this cache started (diagnostics and tests).
@@ -243,6 +278,15 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl HistoryCache {
+    /// An empty cache that looks logs up in `disk` (the persistent cache)
+    /// before running `git log`, and stores each whole log it runs there.
+    pub fn with_disk_cache(disk: Option<Arc<DiskCache>>) -> HistoryCache {
+        HistoryCache {
+            disk,
+            ..HistoryCache::default()
+        }
+    }
+
     /// The history `source` names for `root`: cached, or read now (one
     /// `git log`, stopped when `stop` returns true). `None` when there is no
     /// history or it could not be read in time (nothing cached then).
@@ -298,16 +342,33 @@ impl HistoryCache {
             .map(|(_, h)| h.clone())
     }
 
-    /// Runs `key`'s `git log` (the caller holds its claim) and caches it.
+    /// Runs `key`'s `git log` (the caller holds its claim), or reads its
+    /// output from the persistent cache, and caches the history.
     fn read_log(&self, key: Resolved, stop: &dyn Fn() -> bool) -> Option<Arc<RepoHistory>> {
-        self.logs_started.fetch_add(1, Ordering::Relaxed);
         let start = Instant::now();
-        let mut cmd = git(&key.git_dir);
-        // Every filter driver the configuration names, emptied (as for
-        // provenance; `git log` reads objects only, this is belt and braces).
-        cmd.args(crate::root::provenance_config(&key.git_dir));
-        cmd.args(log_args(&key.commit));
-        let log = run(cmd, stop)?;
+        let args = log_args(&key.commit);
+        let disk = self.disk.as_ref().map(|d| {
+            let k = LogKey::new(&args, MAX_LOG_BYTES, &log_shape(&key.git_dir));
+            (d, k)
+        });
+        let cached = disk.as_ref().and_then(|(d, k)| d.history_log(k));
+        let from_cache = cached.is_some();
+        let log = match cached {
+            Some(log) => log,
+            None => {
+                self.logs_started.fetch_add(1, Ordering::Relaxed);
+                let mut cmd = git(&key.git_dir);
+                // Every filter driver the configuration names, emptied (as for
+                // provenance; `git log` reads objects only, this is belt and braces).
+                cmd.args(crate::root::provenance_config(&key.git_dir));
+                cmd.args(&args);
+                let (log, whole) = run_checked(cmd, stop)?;
+                if let (Some((d, k)), true) = (&disk, whole) {
+                    d.store_history_log(k, &log);
+                }
+                log
+            }
+        };
         let mut h = RepoHistory::parse(&key.commit, &log, &key.prefix);
         h.load_ms = start.elapsed().as_millis() as u64;
         tracing::info!(
@@ -315,6 +376,7 @@ impl HistoryCache {
             commits = h.len(),
             files = h.paths.len(),
             ms = h.load_ms,
+            from_cache,
             "history: git log read"
         );
         let h = Arc::new(h);
@@ -326,7 +388,8 @@ impl HistoryCache {
         Some(h)
     }
 
-    /// How many `git log`s this cache has started.
+    /// How many `git log`s this cache has started (a log read from the
+    /// persistent cache starts none).
     pub fn logs_started(&self) -> usize {
         self.logs_started.load(Ordering::Relaxed)
     }

@@ -5,7 +5,10 @@
 //!
 //! One `git log` per commit id: history is immutable, so a [`RepoHistory`]
 //! keyed by the commit it starts from is never stale (a new `HEAD` is a new
-//! key and a new log). [`HistoryCache`] keeps the last few.
+//! key and a new log). [`HistoryCache`] keeps the last few; with the
+//! persistent cache (`--cache-dir`) the log's output is also kept on disk
+//! per commit, so a later process on the same `HEAD` runs no `git log`
+//! (`src/cache/history.rs`).
 //!
 //! Bounds, and why:
 //! - the last [`MAX_COMMITS`] (5,000) non-merge commits: on sympy (25k
