@@ -62,7 +62,8 @@ impl Pass for Passages {
                 if st.tf[s.idx].iter().all(|&c| c == 0) {
                     return Window::default();
                 }
-                best_window(doc.text(), &index, &mass, window, w.k1)
+                let prose = Prose::for_path(ctx.cands[s.idx].rel);
+                best_window(doc.text(), prose, &index, &mass, window, w.k1)
             })
             .collect();
         for (s, b) in scored.iter_mut().zip(best) {
@@ -94,6 +95,7 @@ struct Window {
 /// term's weight times its IDF.
 fn best_window(
     text: &str,
+    mut prose: Prose,
     index: &FxHashMap<u64, usize>,
     weight: &[f64],
     window: u32,
@@ -101,7 +103,6 @@ fn best_window(
 ) -> Window {
     // Each code line's query-term occurrences, as (line, term) pairs in order.
     let mut hits: Vec<(u32, u32)> = Vec::new();
-    let mut prose = Prose::default();
     for (i, line) in text.lines().enumerate() {
         if prose.is_prose(line) {
             continue;
@@ -165,7 +166,18 @@ struct Prose {
     quoted: Option<&'static str>,
     /// Inside a bracketed import list, with its closing bracket.
     import: Option<char>,
+    /// `--` starts a comment (Lua, Haskell, SQL, Elm, Ada, VHDL: see
+    /// [`DASH_COMMENT_EXTENSIONS`]); elsewhere a line may begin with a
+    /// decrement (`--depth;`).
+    dash: bool,
+    /// Inside a Lua `--[[ ]]` block comment, with its closing delimiter.
+    dash_block: Option<String>,
 }
+
+/// Extensions of languages whose line comments start with `--`.
+const DASH_COMMENT_EXTENSIONS: &[&str] = &[
+    "lua", "hs", "lhs", "sql", "elm", "ada", "adb", "ads", "vhd", "vhdl",
+];
 
 /// Whether a trimmed line starts an import, and the bracket it leaves
 /// open, if any (`from x import (`, `import {`, Go's `import (`, `use a::{`).
@@ -189,9 +201,43 @@ fn import_line(t: &str) -> Option<Option<char>> {
 }
 
 impl Prose {
+    /// The prose reader of the file at `rel` (its extension says whether
+    /// `--` starts a comment).
+    fn for_path(rel: &str) -> Prose {
+        let ext = rel.rsplit_once('.').map_or("", |(_, e)| e);
+        Prose {
+            dash: DASH_COMMENT_EXTENSIONS
+                .iter()
+                .any(|e| e.eq_ignore_ascii_case(ext)),
+            ..Prose::default()
+        }
+    }
+
     /// Whether `line` (the next line of the text) is a comment or docstring line.
     fn is_prose(&mut self, line: &str) -> bool {
         let t = line.trim_start();
+        if let Some(close) = &self.dash_block {
+            if t.contains(close.as_str()) {
+                self.dash_block = None;
+            }
+            return true;
+        }
+        if self.dash {
+            if let Some(rest) = t.strip_prefix("--") {
+                // `--[[` or `--[==[` opens a block comment that runs to
+                // `]]` or `]==]`.
+                if let Some(after) = rest.strip_prefix('[') {
+                    let eq = after.len() - after.trim_start_matches('=').len();
+                    if let Some(body) = after[eq..].strip_prefix('[') {
+                        let close = format!("]{}]", "=".repeat(eq));
+                        if !body.contains(&close) {
+                            self.dash_block = Some(close);
+                        }
+                    }
+                }
+                return true;
+            }
+        }
         if let Some(close) = self.import {
             if t.contains(close) {
                 self.import = None;
@@ -252,7 +298,7 @@ mod tests {
             .map(|(j, (t, _))| (crate::query::term_hash(t), j))
             .collect();
         let weight: Vec<f64> = terms.iter().map(|&(_, m)| m).collect();
-        best_window(text, &index, &weight, 40, 1.2).score
+        best_window(text, Prose::for_path("t.py"), &index, &weight, 40, 1.2).score
     }
 
     #[test]
@@ -305,6 +351,25 @@ int x = 1;
                 "int x = 1;"
             ]
         );
+    }
+
+    #[test]
+    fn lua_dash_comments_are_prose_and_a_c_decrement_is_code() {
+        let lua = "\
+-- picker for live_grep results
+--[==[ a long comment
+naming live_grep
+]==]
+local function live_grep(opts)
+  --[[ one line ]] return opts
+end
+";
+        let mut p = Prose::for_path("lua/telescope/builtin/files.lua");
+        let code: Vec<&str> = lua.lines().filter(|l| !p.is_prose(l)).map(str::trim).collect();
+        assert_eq!(code, ["local function live_grep(opts)", "end"]);
+        // In C, a line may begin with a decrement: code, not a comment.
+        let mut p = Prose::for_path("src/walk.c");
+        assert!(!p.is_prose("  --depth;"));
     }
 
     #[test]
