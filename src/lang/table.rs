@@ -184,6 +184,18 @@ fn lua() -> Language {
     tree_sitter_lua::LANGUAGE.into()
 }
 
+/// What a row of [`LANGUAGES`] leaves unsaid: names are not dotted paths
+/// (see [`LanguageSpec::dotted_names`]; Elixir's row says otherwise).
+const ROW: LanguageSpec = LanguageSpec {
+    id: "",
+    extensions: &[],
+    grammar: python,
+    tags: "",
+    definition_words: None,
+    test_names: &[],
+    dotted_names: false,
+};
+
 pub static LANGUAGES: &[LanguageSpec] = &[
     LanguageSpec {
         id: "python",
@@ -192,7 +204,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         tags: include_str!("../../queries/python/tags.scm"),
         definition_words: Some(&defines::PYTHON),
         test_names: PYTHON_TESTS,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "rust",
@@ -201,7 +213,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         tags: include_str!("../../queries/rust/tags.scm"),
         definition_words: Some(&defines::RUST),
         test_names: RUST_TESTS,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "javascript",
@@ -210,7 +222,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         tags: include_str!("../../queries/javascript/tags.scm"),
         definition_words: None,
         test_names: JS_TESTS,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "typescript",
@@ -219,7 +231,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         tags: include_str!("../../queries/typescript/tags.scm"),
         definition_words: None,
         test_names: JS_TESTS,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "tsx",
@@ -232,7 +244,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         ),
         definition_words: None,
         test_names: JS_TESTS,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "go",
@@ -241,7 +253,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         tags: include_str!("../../queries/go/tags.scm"),
         definition_words: Some(&defines::GO),
         test_names: SUFFIX_TEST,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "java",
@@ -250,7 +262,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         tags: include_str!("../../queries/java/tags.scm"),
         definition_words: None,
         test_names: JAVA_TESTS,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "c",
@@ -259,7 +271,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         tags: include_str!("../../queries/c/tags.scm"),
         definition_words: None,
         test_names: C_TESTS,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "cpp",
@@ -268,7 +280,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         tags: include_str!("../../queries/cpp/tags.scm"),
         definition_words: None,
         test_names: C_TESTS,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "csharp",
@@ -277,7 +289,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         tags: include_str!("../../queries/csharp/tags.scm"),
         definition_words: None,
         test_names: BY_DIRECTORY_ONLY,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "ruby",
@@ -286,7 +298,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         tags: include_str!("../../queries/ruby/tags.scm"),
         definition_words: Some(&defines::RUBY),
         test_names: SPEC_OR_TEST,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "php",
@@ -295,7 +307,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         tags: include_str!("../../queries/php/tags.scm"),
         definition_words: Some(&defines::PHP),
         test_names: BY_DIRECTORY_ONLY,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "kotlin",
@@ -309,7 +321,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         // keyword: the file is parsed.
         definition_words: None,
         test_names: KOTLIN_SWIFT_TESTS,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "swift",
@@ -320,7 +332,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         // no keyword before it: the file is parsed.
         definition_words: None,
         test_names: KOTLIN_SWIFT_TESTS,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "elixir",
@@ -345,7 +357,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         // pattern `val`s put names after the first: the file is parsed.
         definition_words: None,
         test_names: SCALA_TESTS,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "dart",
@@ -355,7 +367,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         // Methods have no keyword (`Future<Response> get(...)`).
         definition_words: None,
         test_names: SUFFIX_TEST,
-        dotted_names: false,
+        ..ROW
     },
     LanguageSpec {
         id: "lua",
@@ -366,7 +378,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         // the name: the file is parsed.
         definition_words: None,
         test_names: SPEC_OR_TEST,
-        dotted_names: false,
+        ..ROW
     },
 ];
 

@@ -365,7 +365,11 @@ local function live_grep(opts)
 end
 ";
         let mut p = Prose::for_path("lua/telescope/builtin/files.lua");
-        let code: Vec<&str> = lua.lines().filter(|l| !p.is_prose(l)).map(str::trim).collect();
+        let code: Vec<&str> = lua
+            .lines()
+            .filter(|l| !p.is_prose(l))
+            .map(str::trim)
+            .collect();
         assert_eq!(code, ["local function live_grep(opts)", "end"]);
         // In C, a line may begin with a decrement: code, not a comment.
         let mut p = Prose::for_path("src/walk.c");
