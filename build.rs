@@ -16,6 +16,14 @@
 //! stores), `Cargo.lock` (the tree-sitter and grammar versions, postcard's
 //! format) and the crate version. A change to any of them files the cache's
 //! entries under a new directory, so no entry from another build is read.
+//!
+//! Sets `CTXLOOP_TERMS_FINGERPRINT`, the build part of the term index
+//! cache's key (src/cache/terms.rs), the same way over what decides a file's
+//! term counts: `src/query/` (the tokenizer and the term hash), `src/corpus/`
+//! (how a text is decoded and indexed), `src/cache/terms.rs` (the entry's
+//! encoding), `Cargo.lock` and the crate version. It covers more than the
+//! tokenizer (the query's stopwords, say): an edit there only costs one
+//! refill of the cache, a missed one would serve another build's counts.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -29,8 +37,13 @@ fn main() {
         .or_else(|| from_vcs_info(&manifest_dir))
         .unwrap_or_else(|| "unknown".to_string());
     println!("cargo:rustc-env=CTXLOOP_COMMIT={commit}");
-    let fingerprint = symbols_fingerprint(&manifest_dir);
-    println!("cargo:rustc-env=CTXLOOP_SYMBOLS_FINGERPRINT={fingerprint:016x}");
+    let symbols = fingerprint(&manifest_dir, &["src/lang", "queries"]);
+    println!("cargo:rustc-env=CTXLOOP_SYMBOLS_FINGERPRINT={symbols:016x}");
+    let terms = fingerprint(
+        &manifest_dir,
+        &["src/query", "src/corpus", "src/cache/terms.rs"],
+    );
+    println!("cargo:rustc-env=CTXLOOP_TERMS_FINGERPRINT={terms:016x}");
 }
 
 /// FNV-1a, 64 bits: a fingerprint of the inputs, not a defence against
@@ -51,17 +64,21 @@ impl Fnv {
     }
 }
 
-/// The symbol cache's build fingerprint (see the module doc): every file
-/// under `src/lang/` and `queries/` (relative path and contents, in path
+/// A cache's build fingerprint (see the module doc): every file under the
+/// directories (or the files) `subs` (relative path and contents, in path
 /// order), `Cargo.lock` and `CARGO_PKG_VERSION`.
-fn symbols_fingerprint(dir: &Path) -> u64 {
+fn fingerprint(dir: &Path, subs: &[&str]) -> u64 {
     let mut files = Vec::new();
-    for sub in ["src/lang", "queries"] {
+    for sub in subs {
         let top = dir.join(sub);
         // A directory is scanned whole by cargo: any file added, removed or
         // edited below it reruns this script.
         println!("cargo:rerun-if-changed={}", top.display());
-        collect_files(&top, &mut files);
+        if top.is_file() {
+            files.push(top);
+        } else {
+            collect_files(&top, &mut files);
+        }
     }
     let lock = dir.join("Cargo.lock");
     if lock.exists() {

@@ -62,10 +62,11 @@ pub struct EngineOptions {
     pub no_history: bool,
     /// The persistent cache (`--cache-dir DIR` or `CTXLOOP_CACHE_DIR`;
     /// [`DiskCache::open`]): each file's symbols are looked up there before
-    /// it is parsed and stored after a complete parse, and the history's
-    /// `git log` output likewise per commit. A root that holds the cache
-    /// directory (or lies inside it) is refused. `None`, the default:
-    /// nothing is read from or written to disk.
+    /// it is parsed and stored after a complete parse, each file's term
+    /// index before it is tokenized, and the history's `git log` output
+    /// likewise per commit. A root that holds the cache directory (or lies
+    /// inside it) is refused. `None`, the default: nothing is read from or
+    /// written to disk.
     pub cache: Option<Arc<DiskCache>>,
 }
 
@@ -405,13 +406,18 @@ impl Engine {
         let mut out = session.result();
         out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
         if let Some(cache) = &self.options.cache {
-            let (s, h) = (cache.stats(), cache.history_stats());
+            let (s, t, h) = (cache.stats(), cache.terms_stats(), cache.history_stats());
             tracing::debug!(
                 hits = s.hits,
                 misses = s.misses,
                 invalid = s.invalid,
                 writes = s.writes,
                 write_errors = s.write_errors,
+                terms_hits = t.hits,
+                terms_misses = t.misses,
+                terms_invalid = t.invalid,
+                terms_writes = t.writes,
+                terms_write_errors = t.write_errors,
                 history_hits = h.hits,
                 history_misses = h.misses,
                 "disk cache (since the engine started)"

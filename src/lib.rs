@@ -41,8 +41,9 @@
 //!   bounded parsing in `parse.rs` and `clock.rs`, the query's matches in
 //!   `tags.rs`, and `defines.rs` the line check of whether a file could
 //!   define a name (so the gap search parses only those holders).
-//!   [`cache`] is the opt-in persistent cache of parsed symbols
-//!   (`--cache-dir`), keyed by each file's text, language and build.
+//!   [`cache`] is the opt-in persistent cache (`--cache-dir`) of parsed
+//!   symbols and term indexes, keyed by each file's text and the build, and
+//!   of the history's `git log` per commit.
 //! - the answer: [`types`] (the structured shapes, DESIGN §2) and [`render`]
 //!   (the text of every tool and the Markdown of `retrieve`); [`error`].
 //! - [`bench`](mod@bench): `ctxloop bench` on the development sets.

@@ -1,8 +1,9 @@
-//! The persistent symbol cache (`--cache-dir`, `CTXLOOP_CACHE_DIR`): a later
-//! engine (a later process) reads the symbols an earlier one parsed, gives
-//! the same answer, parses only files whose text changed, shrugs off corrupt
-//! entries; without the setting nothing is written anywhere; a cache inside
-//! the searched root is refused.
+//! The persistent cache (`--cache-dir`, `CTXLOOP_CACHE_DIR`): a later engine
+//! (a later process) reads the symbols an earlier one parsed and the term
+//! index it made of each file, gives the same answer, parses and tokenizes
+//! only files whose text changed, shrugs off corrupt entries; without the
+//! setting nothing is written anywhere; a cache inside the searched root is
+//! refused.
 
 use crate::common::{assert_succeeded, fixture};
 use ctxloop::cache::{CacheStats, DiskCache};
@@ -93,12 +94,21 @@ fn listing(dir: &Path) -> Vec<(PathBuf, u64, std::time::SystemTime)> {
     out
 }
 
-/// The entry files below the cache directory.
+/// The symbol entry files below the cache directory.
 fn entries(cache_dir: &Path) -> Vec<PathBuf> {
+    entries_of(cache_dir, "bin")
+}
+
+/// The term index entry files below the cache directory.
+fn term_entries(cache_dir: &Path) -> Vec<PathBuf> {
+    entries_of(cache_dir, "idx")
+}
+
+fn entries_of(cache_dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = listing(cache_dir)
         .into_iter()
         .map(|(p, _, _)| cache_dir.join(p))
-        .filter(|p| p.extension().is_some_and(|e| e == "bin"))
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
         .collect();
     out.sort();
     out
@@ -125,6 +135,11 @@ fn a_later_engine_reads_the_symbols_and_gives_the_same_answer() {
     );
     assert_eq!(filled.hits, 0);
     assert_eq!(entries(cache_dir.path()).len(), filled.writes);
+    // Every file read was tokenized once, its term index stored.
+    let indexed = cache.terms_stats();
+    assert!(indexed.misses > 3, "{indexed:?}");
+    assert_eq!((indexed.hits, indexed.writes), (0, indexed.misses));
+    assert_eq!(term_entries(cache_dir.path()).len(), indexed.writes);
 
     let (second, cache) = engine(root.path(), cache_dir.path());
     assert_eq!(json(&retrieve(&second, TASK)), expected);
@@ -132,6 +147,12 @@ fn a_later_engine_reads_the_symbols_and_gives_the_same_answer() {
     assert_eq!(s.misses, 0, "no file parsed again: {s:?}");
     assert_eq!(s.hits, filled.writes, "{s:?}");
     assert_eq!(s.writes, 0);
+    let t = cache.terms_stats();
+    assert_eq!(
+        (t.hits, t.misses, t.writes),
+        (indexed.misses, 0, 0),
+        "no file tokenized again: {t:?}"
+    );
 }
 
 #[test]
@@ -149,9 +170,22 @@ fn an_edited_file_is_parsed_anew_and_the_answer_has_the_edit() {
     text.push_str("\n\ndef qzvexpire_rotation(user):\n    return user\n");
     std::fs::write(&edited, text).unwrap();
 
+    let indexed = cache.terms_stats().writes;
+    assert_eq!(indexed, done.read);
+
     let (second, cache) = engine(root.path(), cache_dir.path());
     let again = second.prefetch(&CancellationToken::new()).unwrap();
     assert_eq!(again.parsed, done.parsed);
+    assert_eq!(
+        cache.terms_stats(),
+        CacheStats {
+            hits: indexed - 1,
+            misses: 1,
+            writes: 1,
+            ..CacheStats::default()
+        },
+        "only the edited file is tokenized"
+    );
     assert_eq!(
         cache.stats(),
         CacheStats {
@@ -182,8 +216,10 @@ fn corrupt_entries_are_misses_and_the_answer_is_still_right() {
     let expected = json(&retrieve(&first, TASK));
     let stored = entries(cache_dir.path());
     assert!(stored.len() > 1);
+    let indexed = term_entries(cache_dir.path());
+    assert!(indexed.len() > 3);
     // Half cut short, half overwritten with garbage.
-    for (i, path) in stored.iter().enumerate() {
+    for (i, path) in stored.iter().chain(&indexed).enumerate() {
         let bytes = std::fs::read(path).unwrap();
         if i % 2 == 0 {
             std::fs::write(path, &bytes[..bytes.len() / 2]).unwrap();
@@ -196,10 +232,14 @@ fn corrupt_entries_are_misses_and_the_answer_is_still_right() {
     let s = cache.stats();
     assert_eq!((s.hits, s.invalid), (0, stored.len()), "{s:?}");
     assert_eq!(s.writes, stored.len(), "each entry is rewritten: {s:?}");
+    let t = cache.terms_stats();
+    assert_eq!((t.hits, t.invalid), (0, indexed.len()), "{t:?}");
+    assert_eq!(t.writes, indexed.len(), "{t:?}");
     // Rewritten whole: the next engine reads them all.
     let (third, cache) = engine(root.path(), cache_dir.path());
     assert_eq!(json(&retrieve(&third, TASK)), expected);
     assert_eq!(cache.stats().hits, stored.len());
+    assert_eq!(cache.terms_stats().hits, indexed.len());
 }
 
 #[test]

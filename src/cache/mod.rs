@@ -5,8 +5,11 @@
 //! tree is tree-sitter parsing. The cache keeps what parsing one file gave
 //! (the definitions and references of `lang::Symbols`), named by what decides
 //! it: the file's text, the language row and the build (`symbols.rs` says how
-//! the key is made and what an entry holds); and the output of the history
-//! signal's one `git log` per commit (`history.rs`). An entry can only ever
+//! the key is made and what an entry holds); every term of a file's text with
+//! its count, named by the text and the build (`terms.rs`), so a fresh
+//! process counts terms and finds the files that hold a name by lookups, as
+//! a server does after its prefetch; and the output of the history signal's
+//! one `git log` per commit (`history.rs`). An entry can only ever
 //! be right or missing, never stale, so nothing is invalidated: an edited
 //! file has another name, a new `HEAD` another log. Without a [`DiskCache`]
 //! (the default) nothing is read from or written to disk.
@@ -15,6 +18,7 @@
 //!
 //! ```text
 //! DIR/symbols/<build fingerprint>/<first 2 hex digits>/<64 hex digits>.bin
+//! DIR/terms/<build fingerprint>/<first 2 hex digits>/<64 hex digits>.idx
 //! DIR/history/<first 2 hex digits>/<64 hex digits>.log
 //! ```
 //!
@@ -30,6 +34,7 @@
 
 pub(crate) mod history;
 pub(crate) mod symbols;
+pub(crate) mod terms;
 
 use crate::error::{Error, Result};
 use std::io::{Read, Write};
@@ -48,9 +53,12 @@ pub struct DiskCache {
     dir: PathBuf,
     /// `dir/symbols/<build fingerprint>`: this build's symbol entries.
     symbols_dir: PathBuf,
+    /// `dir/terms/<build fingerprint>`: this build's term index entries.
+    terms_dir: PathBuf,
     /// `dir/history`: the logs of [`crate::history`], one per commit.
     history_dir: PathBuf,
     symbols_counts: Counts,
+    terms_counts: Counts,
     history_counts: Counts,
     /// Set once a write error was logged as a warning (the next ones go to
     /// the debug level: a read-only disk would otherwise warn per file).
@@ -95,8 +103,8 @@ impl Counts {
 pub struct CacheStats {
     /// Lookups answered from an entry.
     pub hits: usize,
-    /// Lookups with no usable entry (the file was then parsed); includes
-    /// `invalid`.
+    /// Lookups with no usable entry (the file was then parsed or
+    /// tokenized, the log read with git); includes `invalid`.
     pub misses: usize,
     /// Entries found but not usable: truncated, corrupt, or of another format.
     pub invalid: usize,
@@ -140,11 +148,14 @@ impl DiskCache {
         let symbols_dir = dir
             .join("symbols")
             .join(env!("CTXLOOP_SYMBOLS_FINGERPRINT"));
+        let terms_dir = dir.join("terms").join(env!("CTXLOOP_TERMS_FINGERPRINT"));
         Ok(DiskCache {
             history_dir: dir.join("history"),
             dir,
             symbols_dir,
+            terms_dir,
             symbols_counts: Counts::default(),
+            terms_counts: Counts::default(),
             history_counts: Counts::default(),
             warned: AtomicBool::new(false),
         })
@@ -167,6 +178,12 @@ impl DiskCache {
     /// What the cache did with symbol entries since it was opened.
     pub fn stats(&self) -> CacheStats {
         self.symbols_counts.snapshot()
+    }
+
+    /// What the cache did with term index entries since it was opened (a
+    /// miss is a file tokenized whole, then stored).
+    pub fn terms_stats(&self) -> CacheStats {
+        self.terms_counts.snapshot()
     }
 
     /// What the cache did with history entries (`git log` output) since it

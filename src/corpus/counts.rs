@@ -115,6 +115,7 @@ impl Doc {
             }
             return out;
         }
+        self.scanned();
         let in_scan = |i: &usize| scan.idx.binary_search(i).is_ok();
         let scanned: Vec<(usize, u32)> = if missing.iter().all(in_scan) {
             scan.idx

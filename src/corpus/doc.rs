@@ -5,6 +5,7 @@ use super::counts::memo_get;
 use super::filter::TermFilter;
 use super::read::{read_text, Source};
 use crate::cache::symbols::SymbolKey;
+use crate::cache::terms::TermsKey;
 use crate::cache::DiskCache;
 use crate::lang::{self, LanguageSpec, Symbols};
 use crate::query::{for_each_name_term_hash, for_each_term_hash};
@@ -30,7 +31,8 @@ pub struct Doc {
     /// Where a text that was not kept is read again from, and the version
     /// (size, mtime, ctime, inode) it must still be.
     pub(super) source: Option<Box<Source>>,
-    /// (term hash, count) of every term, sorted by hash; built on first need.
+    /// (term hash, count) of every term, sorted by hash; built on first
+    /// need, or read from the persistent cache with the text.
     pub(super) terms: OnceLock<Vec<(u64, u32)>>,
     /// (term hash, count) of the terms scanned for so far (zeros included),
     /// sorted by hash (looked up by binary search: a scan per term made
@@ -43,6 +45,10 @@ pub struct Doc {
     /// Times the text was read again (tests check scans skip files).
     #[cfg(test)]
     pub(super) rereads: AtomicUsize,
+    /// Times the text was tokenized or scanned for terms (tests check that
+    /// a term index from the persistent cache leaves nothing to scan).
+    #[cfg(test)]
+    pub(super) scans: AtomicUsize,
     /// Hashes of the terms of the relative path (directories and file name).
     pub path_terms: Vec<u64>,
     /// Hashes of the terms of the file name's stem only.
@@ -57,17 +63,30 @@ pub struct Doc {
     disk: Option<Arc<DiskCache>>,
 }
 
+/// The term counts of a file known when it is read.
+pub(super) enum Known {
+    /// (term hash, count) of some terms (the memo: the wanted terms).
+    Some(Vec<(u64, u32)>),
+    /// (term hash, count) of every term, sorted by hash, as [`Doc::terms`]
+    /// gives them (from the persistent cache).
+    Every(Vec<(u64, u32)>),
+}
+
 impl Doc {
-    /// Indexes `text`: its length, with `memo` the counts of some terms
-    /// already known. The text is kept unless `source` is given.
+    /// Indexes `text`: its length, with the term counts already `known`.
+    /// The text is kept unless `source` is given.
     pub(super) fn new(
         rel: &str,
         text: String,
-        mut memo: Vec<(u64, u32)>,
+        known: Known,
         source: Option<Source>,
         filter: Option<TermFilter>,
         disk: Option<Arc<DiskCache>>,
     ) -> Doc {
+        let (mut memo, terms) = match known {
+            Known::Some(memo) => (memo, None),
+            Known::Every(terms) => (Vec::new(), Some(terms)),
+        };
         memo.sort_unstable_by_key(|&(h, _)| h);
         memo.dedup_by_key(|&mut (h, _)| h);
         let mut path_terms = Vec::new();
@@ -88,11 +107,13 @@ impl Doc {
                 None => OnceLock::from(text),
             },
             source: source.map(Box::new),
-            terms: OnceLock::new(),
+            terms: terms.map_or_else(OnceLock::new, OnceLock::from),
             memo: Mutex::new(memo),
             filter,
             #[cfg(test)]
             rereads: AtomicUsize::new(0),
+            #[cfg(test)]
+            scans: AtomicUsize::new(0),
             path_terms,
             stem_terms,
             symbols: Mutex::new(None),
@@ -103,7 +124,14 @@ impl Doc {
     /// A document built from text in memory (for tests and benchmarks).
     #[cfg(any(test, feature = "test-support"))]
     pub fn for_test(rel: &str, text: &str) -> Doc {
-        Doc::new(rel, text.to_string(), Vec::new(), None, None, None)
+        Doc::new(
+            rel,
+            text.to_string(),
+            Known::Some(Vec::new()),
+            None,
+            None,
+            None,
+        )
     }
 
     /// False when the body certainly lacks the term `hash` (its filter rules
@@ -157,15 +185,20 @@ impl Doc {
         }
     }
 
-    /// Every term of the body with its count, sorted by hash (tokenized on first use).
+    /// Every term of the body with its count, sorted by hash (tokenized on
+    /// first use, unless the persistent cache gave them when it was read).
     pub fn terms(&self) -> &[(u64, u32)] {
         self.terms.get_or_init(|| {
-            let mut counts: rustc_hash::FxHashMap<u64, u32> = Default::default();
-            self.with_text(|t| for_each_term_hash(t, |h| *counts.entry(h).or_insert(0) += 1));
-            let mut terms: Vec<(u64, u32)> = counts.into_iter().collect();
-            terms.sort_unstable();
-            terms
+            self.scanned();
+            self.with_text(count_terms)
         })
+    }
+
+    /// Counts one tokenization or scan of the text for terms (tests only).
+    #[inline]
+    pub(super) fn scanned(&self) {
+        #[cfg(test)]
+        self.scans.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Occurrences of a term (by hash) in the body: from the full counts or
@@ -283,4 +316,27 @@ impl Doc {
             + (self.path_terms.len() + self.stem_terms.len()) * 8
             + 128
     }
+}
+
+/// Every index term of `text` with its count, sorted by hash: the full
+/// tokenization [`Doc::terms`] does once per file.
+pub(super) fn count_terms(text: &str) -> Vec<(u64, u32)> {
+    let mut counts: rustc_hash::FxHashMap<u64, u32> = Default::default();
+    for_each_term_hash(text, |h| *counts.entry(h).or_insert(0) += 1);
+    let mut terms: Vec<(u64, u32)> = counts.into_iter().collect();
+    terms.sort_unstable();
+    terms
+}
+
+/// The term index of `text` from the persistent cache, or, on a miss, the
+/// text tokenized whole ([`count_terms`]) and stored there for the next
+/// process; the bool says whether it was tokenized.
+pub(super) fn cached_terms(disk: &DiskCache, text: &str) -> (Vec<(u64, u32)>, bool) {
+    let key = TermsKey::new(text);
+    if let Some(terms) = disk.terms(&key) {
+        return (terms, false);
+    }
+    let terms = count_terms(text);
+    disk.store_terms(&key, &terms);
+    (terms, true)
 }

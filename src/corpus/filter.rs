@@ -88,6 +88,22 @@ impl TermFilter {
         )
     }
 
+    /// The filter of a file whose distinct terms are known (`terms`, (hash,
+    /// count) each once: a term index from the persistent cache): sized for
+    /// them as [`TermFilter::build`] sizes its estimate, without tokenizing.
+    pub(super) fn from_terms(terms: &[(u64, u32)]) -> TermFilter {
+        let words = TermFilter::words_for(terms.len());
+        let mut bits = vec![0u64; words];
+        for &(h, _) in terms {
+            for (w, b) in TermFilter::probes(h, words) {
+                bits[w] |= b;
+            }
+        }
+        TermFilter {
+            bits: bits.into_boxed_slice(),
+        }
+    }
+
     /// Words of a filter for `terms` distinct terms: [`FILTER_BITS_PER_TERM`]
     /// bits each, rounded up to a power of two words.
     fn words_for(terms: usize) -> usize {

@@ -242,13 +242,16 @@ fn names_held(docs: &[&Doc], in_group: &[usize], terms: &[(u64, &str)]) -> Vec<V
                 .map(|(k, _)| k as u8)
                 .collect(),
             None if !terms.iter().any(|&(h, _)| docs[i].may_hold(h)) => Vec::new(),
-            None => docs[i]
-                .with_text(|t| set.count(t))
-                .iter()
-                .enumerate()
-                .filter(|(_, &n)| n > 0)
-                .map(|(k, _)| k as u8)
-                .collect(),
+            None => {
+                docs[i].scanned();
+                docs[i]
+                    .with_text(|t| set.count(t))
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &n)| n > 0)
+                    .map(|(k, _)| k as u8)
+                    .collect()
+            }
         })
         .collect()
 }

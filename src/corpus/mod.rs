@@ -18,6 +18,14 @@
 //! terms in one pass. Tokenizing every file (and a Bloom filter of its terms)
 //! was 60% of a cold call on the Linux kernel (78k files, perf, 2026-11-29).
 //!
+//! With the persistent cache (`--cache-dir`), each file read gets its whole
+//! term index from there, named by its text (`cache/terms.rs`), or on a miss
+//! is tokenized once and the index stored: a fresh process then holds what a
+//! server's prefetch leaves (term counts and holder searches are lookups),
+//! paying for reading, hashing (blake3) and one small entry per file
+//! instead of the scans. Above the text cap the index only builds the
+//! file's filter and the wanted terms' counts (see [`Corpus::load`]).
+//!
 //! BM25's document length is the file's size in bytes rather than its number
 //! of terms: only its ratio to the mean enters BM25, and on the development
 //! set (190 tasks, cycle 1) the ranking was the same at Acc@1/3/5 (Acc@10
@@ -92,8 +100,9 @@ pub struct Corpus {
     cache: Mutex<Cache>,
     /// Bytes of text one load keeps ([`MAX_KEPT_TEXT_BYTES`]; less in tests).
     keep_text_bytes: usize,
-    /// The persistent symbol cache every document looks up before it
-    /// parses (`--cache-dir`); `None`: none, nothing on disk.
+    /// The persistent cache every document looks its symbols up in before
+    /// it parses, and its term index before it is tokenized (`--cache-dir`);
+    /// `None`: none, nothing on disk.
     disk: Option<Arc<DiskCache>>,
 }
 
@@ -136,7 +145,10 @@ impl Corpus {
     /// Loads every entry, reading only files whose (size, mtime, ctime, inode)
     /// changed since the last call. Runs on all cores.
     /// Files read now are indexed with the counts of `wanted` (the query's
-    /// terms, distinct) in the same pass.
+    /// terms, distinct) in the same pass; with the persistent cache, with
+    /// every term's count, from the cache when it has the text's index (kept
+    /// when every text is; on a tree whose texts are more than this load
+    /// keeps, only the filter and the wanted counts made from it are).
     /// Once `stop` returns true the remaining files are not read (`NotRead`).
     pub fn load(
         &self,
@@ -292,5 +304,195 @@ mod tests {
         assert_eq!(doc.tf(term_hash("alpha")), 0);
         assert_eq!(doc.tf(term_hash("beta_gamma")), 1);
         assert!(holders(&second).is_empty(), "a cached holder list is stale");
+    }
+
+    /// The documents of a load, by relative path.
+    fn docs_of(loaded: &[Loaded]) -> Vec<(String, Arc<Doc>)> {
+        loaded
+            .iter()
+            .map(|l| (l.entry.rel.clone(), l.doc.clone().unwrap()))
+            .collect()
+    }
+
+    /// Tokenizations and scans for terms of the documents' texts so far.
+    fn scans(docs: &[(String, Arc<Doc>)]) -> usize {
+        use std::sync::atomic::Ordering;
+        docs.iter()
+            .map(|(_, d)| d.scans.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Writes the small tree the term index tests search.
+    fn index_tree(p: &std::path::Path) {
+        std::fs::write(
+            p.join("a.py"),
+            "def token_expiry(user):\n    return user.issued_at\n",
+        )
+        .unwrap();
+        std::fs::write(
+            p.join("b.py"),
+            "from a import token_expiry\nTokenStore = token_expiry\n",
+        )
+        .unwrap();
+        std::fs::write(
+            p.join("c.rs"),
+            "fn refresh_token() { let issued_at = 3; }\n",
+        )
+        .unwrap();
+        std::fs::write(p.join("d.md"), "Nothing about tokens here.\n").unwrap();
+    }
+
+    /// A new handle on the cache in `dir`, as a new process would open.
+    fn disk(dir: &std::path::Path) -> Option<Arc<DiskCache>> {
+        Some(Arc::new(DiskCache::open(dir, &[]).unwrap()))
+    }
+
+    /// What a call asks the corpus: some terms' counts and some names' holders.
+    fn answers(docs: &[(String, Arc<Doc>)]) -> (Vec<Vec<u32>>, Vec<Vec<usize>>) {
+        let refs: Vec<&Doc> = docs.iter().map(|(_, d)| &**d).collect();
+        let terms: Vec<(u64, &str)> = ["token", "expiry", "issued_at", "store", "absent"]
+            .iter()
+            .map(|t| (term_hash(t), *t))
+            .collect();
+        let names = [
+            "token_expiry",
+            "TokenStore",
+            "issued",
+            "refresh_token",
+            "nowhere",
+        ];
+        (term_counts(&refs, &terms), holders_many(&refs, &names, 10))
+    }
+
+    #[test]
+    fn a_cached_term_index_leaves_no_text_to_scan() {
+        let root = tempfile::tempdir().unwrap();
+        let cache_dir = tempfile::tempdir().unwrap();
+        let p = root.path();
+        index_tree(p);
+        let wanted = [(term_hash("token"), "token")];
+        let expected = answers(&docs_of(
+            &Corpus::default().load(walk(p), &wanted, &|| false),
+        ));
+
+        // The first process tokenizes each file once and stores its index.
+        let disk1 = disk(cache_dir.path());
+        let first =
+            docs_of(&Corpus::with_disk_cache(disk1.clone()).load(walk(p), &wanted, &|| false));
+        assert_eq!(scans(&first), 4);
+        assert!(first.iter().all(|(_, d)| d.terms.get().is_some()));
+        assert_eq!(answers(&first), expected);
+        assert_eq!(scans(&first), 4, "later counts and holders are lookups");
+        let s = disk1.as_ref().unwrap().terms_stats();
+        assert_eq!((s.hits, s.misses, s.writes), (0, 4, 4), "{s:?}");
+
+        // A later process reads every index: no text tokenized or scanned,
+        // the same counts and holders.
+        let disk2 = disk(cache_dir.path());
+        let second =
+            docs_of(&Corpus::with_disk_cache(disk2.clone()).load(walk(p), &wanted, &|| false));
+        assert_eq!(answers(&second), expected);
+        assert_eq!(scans(&second), 0);
+        for ((_, a), (_, b)) in first.iter().zip(&second) {
+            assert_eq!(a.terms(), b.terms());
+        }
+        let s = disk2.as_ref().unwrap().terms_stats();
+        assert_eq!((s.hits, s.misses, s.writes), (4, 0, 0), "{s:?}");
+
+        // An edited file (same size, its old index still on disk) is
+        // tokenized again; the others are not.
+        let b = p.join("b.py");
+        let old = std::fs::read_to_string(&b).unwrap();
+        std::fs::write(&b, old.replace("TokenStore", "TokenSpore")).unwrap();
+        let disk3 = disk(cache_dir.path());
+        let third =
+            docs_of(&Corpus::with_disk_cache(disk3.clone()).load(walk(p), &wanted, &|| false));
+        let edited = &third.iter().find(|(rel, _)| rel == "b.py").unwrap().1;
+        assert_eq!(edited.tf(term_hash("spore")), 1);
+        assert_eq!(edited.tf(term_hash("store")), 0);
+        assert_eq!(scans(&third), 1, "only the edited file is tokenized");
+        let s = disk3.as_ref().unwrap().terms_stats();
+        assert_eq!((s.hits, s.misses, s.writes), (3, 1, 1), "{s:?}");
+        let plain = answers(&docs_of(
+            &Corpus::default().load(walk(p), &wanted, &|| false),
+        ));
+        assert_eq!(answers(&third), plain);
+    }
+
+    #[test]
+    fn a_corrupt_term_index_is_a_miss() {
+        let root = tempfile::tempdir().unwrap();
+        let cache_dir = tempfile::tempdir().unwrap();
+        let p = root.path();
+        index_tree(p);
+        let wanted = [(term_hash("token"), "token")];
+        let expected = answers(&docs_of(
+            &Corpus::default().load(walk(p), &wanted, &|| false),
+        ));
+        Corpus::with_disk_cache(disk(cache_dir.path())).load(walk(p), &wanted, &|| false);
+        let mut entries = Vec::new();
+        let mut stack = vec![cache_dir.path().join("terms")];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(d).unwrap() {
+                let path = e.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "idx") {
+                    entries.push(path);
+                }
+            }
+        }
+        assert_eq!(entries.len(), 4);
+        // One cut short, one with a byte flipped, one emptied.
+        let bytes = std::fs::read(&entries[0]).unwrap();
+        std::fs::write(&entries[0], &bytes[..bytes.len() - 5]).unwrap();
+        let mut bytes = std::fs::read(&entries[1]).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0x40;
+        std::fs::write(&entries[1], bytes).unwrap();
+        std::fs::write(&entries[2], b"").unwrap();
+        let disk2 = disk(cache_dir.path());
+        let second =
+            docs_of(&Corpus::with_disk_cache(disk2.clone()).load(walk(p), &wanted, &|| false));
+        assert_eq!(answers(&second), expected);
+        assert_eq!(scans(&second), 3);
+        let s = disk2.as_ref().unwrap().terms_stats();
+        assert_eq!(
+            (s.hits, s.misses, s.invalid, s.writes),
+            (1, 3, 3, 3),
+            "{s:?}"
+        );
+        // Rewritten: the next process reads all four.
+        let disk3 = disk(cache_dir.path());
+        let third =
+            docs_of(&Corpus::with_disk_cache(disk3.clone()).load(walk(p), &wanted, &|| false));
+        assert_eq!(scans(&third), 0);
+        assert_eq!(disk3.as_ref().unwrap().terms_stats().hits, 4);
+    }
+
+    #[test]
+    fn above_the_text_cap_a_cached_index_gives_filters_not_full_counts() {
+        let root = tempfile::tempdir().unwrap();
+        let cache_dir = tempfile::tempdir().unwrap();
+        let p = root.path();
+        index_tree(p);
+        // Texts larger in all than the corpus keeps (as on the Linux kernel).
+        let capped = |disk| Corpus {
+            keep_text_bytes: 16,
+            ..Corpus::with_disk_cache(disk)
+        };
+        let wanted = [(term_hash("token"), "token")];
+        let expected = answers(&docs_of(&capped(None).load(walk(p), &wanted, &|| false)));
+        capped(disk(cache_dir.path())).load(walk(p), &wanted, &|| false);
+        let docs = docs_of(&capped(disk(cache_dir.path())).load(walk(p), &wanted, &|| false));
+        // Read from the cache, not tokenized; memory as without it: a filter
+        // and the wanted terms' counts, no full index, texts not kept.
+        assert_eq!(scans(&docs), 0);
+        for (rel, d) in &docs {
+            assert!(d.terms.get().is_none() && d.filter.is_some(), "{rel}");
+            assert!(d.memo.lock().unwrap().len() == 1, "{rel}");
+        }
+        assert!(docs.iter().filter(|(_, d)| d.text.get().is_none()).count() >= 3);
+        assert_eq!(answers(&docs), expected);
     }
 }

@@ -1,6 +1,7 @@
 //! Reading a walked file's text: UTF-16 decoding, binary, too large and
 //! minified files skipped, and a document built with the wanted terms' counts.
 
+use super::doc::{cached_terms, Known};
 use super::filter::TermFilter;
 use super::{key, Doc, Key, Skip, MAX_FILE_BYTES};
 use crate::cache::DiskCache;
@@ -29,6 +30,13 @@ pub(super) struct Source {
 /// of them can only matter to a later step through other terms; its text is
 /// then read again from disk, checked to be the same version. The document
 /// looks its symbols up in `disk` (the persistent cache), if any.
+///
+/// With `disk`, the file's whole term index comes from there (or, on a miss,
+/// from tokenizing the text once, then stored): the document keeps it when
+/// `keep_all` (later term counts and holder searches look it up, as after a
+/// server's prefetch), else only the filter built from it and the wanted
+/// terms' counts, as without the cache, so memory stays bounded on a tree
+/// too large to keep every text.
 pub(super) fn read_doc(
     entry: &Entry,
     (set, wanted): (&TermSet, &[(u64, &str)]),
@@ -40,20 +48,38 @@ pub(super) fn read_doc(
         return Err(Skip::TooLarge);
     }
     let text = read_text(&entry.abs, &entry.rel, None)?;
-    // On a tree too large to keep every text, the file is tokenized once
-    // for its filter, and the wanted terms are counted from the same tokens.
-    let (counts, filter) = if keep_all {
-        (set.count(&text), None)
-    } else {
-        let (filter, counts) = TermFilter::build(&text, wanted);
-        (counts, Some(filter))
+    let memo = |counts: Vec<u32>| -> Vec<(u64, u32)> {
+        wanted.iter().map(|&(h, _)| h).zip(counts).collect()
     };
-    let memo: Vec<(u64, u32)> = wanted
-        .iter()
-        .map(|(h, _)| *h)
-        .zip(counts.iter().copied())
-        .collect();
-    let holds = keep_all || counts.iter().any(|&n| n > 0);
+    let mut tokenized = true;
+    let (known, filter) = match disk.as_ref().map(|d| cached_terms(d, &text)) {
+        // Every term known: `Doc::counts` and holder searches look them up.
+        Some((terms, made)) if keep_all => {
+            tokenized = made;
+            (Known::Every(terms), None)
+        }
+        // Above the text cap, what the file would have without the cache.
+        Some((terms, made)) => {
+            tokenized = made;
+            let count = |&(h, t): &(u64, &str)| {
+                let found = terms.binary_search_by_key(&h, |&(k, _)| k).ok();
+                found.filter(|_| !t.is_empty()).map_or(0, |i| terms[i].1)
+            };
+            let counts = wanted.iter().map(count).collect();
+            (
+                Known::Some(memo(counts)),
+                Some(TermFilter::from_terms(&terms)),
+            )
+        }
+        None if keep_all => (Known::Some(memo(set.count(&text))), None),
+        // On a tree too large to keep every text, the file is tokenized once
+        // for its filter, and the wanted terms are counted from the same tokens.
+        None => {
+            let (filter, counts) = TermFilter::build(&text, wanted);
+            (Known::Some(memo(counts)), Some(filter))
+        }
+    };
+    let holds = keep_all || matches!(&known, Known::Some(m) if m.iter().any(|&(_, n)| n > 0));
     let kept = holds
         && keep
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
@@ -65,14 +91,11 @@ pub(super) fn read_doc(
         rel: entry.rel.clone(),
         key: key(entry),
     });
-    Ok(Arc::new(Doc::new(
-        &entry.rel,
-        text,
-        memo,
-        source,
-        filter,
-        disk.clone(),
-    )))
+    let doc = Doc::new(&entry.rel, text, known, source, filter, disk.clone());
+    if tokenized {
+        doc.scanned();
+    }
+    Ok(Arc::new(doc))
 }
 
 /// The text of the walked file `abs` (`rel` below the root), or why it is
