@@ -364,16 +364,30 @@ mod tests {
         (term_counts(&refs, &terms), holders_many(&refs, &names, 10))
     }
 
+    /// The indexed tree, an empty cache directory, a call's wanted terms
+    /// and what the corpus answers without a cache.
+    #[allow(clippy::type_complexity)]
+    fn fixture() -> (
+        tempfile::TempDir,
+        tempfile::TempDir,
+        [(u64, &'static str); 1],
+        (Vec<Vec<u32>>, Vec<Vec<usize>>),
+    ) {
+        let root = tempfile::tempdir().unwrap();
+        index_tree(root.path());
+        let wanted = [(term_hash("token"), "token")];
+        let expected = answers(&docs_of(&Corpus::default().load(
+            walk(root.path()),
+            &wanted,
+            &|| false,
+        )));
+        (root, tempfile::tempdir().unwrap(), wanted, expected)
+    }
+
     #[test]
     fn a_cached_term_index_leaves_no_text_to_scan() {
-        let root = tempfile::tempdir().unwrap();
-        let cache_dir = tempfile::tempdir().unwrap();
+        let (root, cache_dir, wanted, expected) = fixture();
         let p = root.path();
-        index_tree(p);
-        let wanted = [(term_hash("token"), "token")];
-        let expected = answers(&docs_of(
-            &Corpus::default().load(walk(p), &wanted, &|| false),
-        ));
 
         // The first process tokenizes each file once and stores its index.
         let disk1 = disk(cache_dir.path());
@@ -421,14 +435,8 @@ mod tests {
 
     #[test]
     fn a_corrupt_term_index_is_a_miss() {
-        let root = tempfile::tempdir().unwrap();
-        let cache_dir = tempfile::tempdir().unwrap();
+        let (root, cache_dir, wanted, expected) = fixture();
         let p = root.path();
-        index_tree(p);
-        let wanted = [(term_hash("token"), "token")];
-        let expected = answers(&docs_of(
-            &Corpus::default().load(walk(p), &wanted, &|| false),
-        ));
         Corpus::with_disk_cache(disk(cache_dir.path())).load(walk(p), &wanted, &|| false);
         let mut entries = Vec::new();
         let mut stack = vec![cache_dir.path().join("terms")];
