@@ -406,20 +406,10 @@ impl Engine {
         let mut out = session.result();
         out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
         if let Some(cache) = &self.options.cache {
-            let (s, t, h) = (cache.stats(), cache.terms_stats(), cache.history_stats());
             tracing::debug!(
-                hits = s.hits,
-                misses = s.misses,
-                invalid = s.invalid,
-                writes = s.writes,
-                write_errors = s.write_errors,
-                terms_hits = t.hits,
-                terms_misses = t.misses,
-                terms_invalid = t.invalid,
-                terms_writes = t.writes,
-                terms_write_errors = t.write_errors,
-                history_hits = h.hits,
-                history_misses = h.misses,
+                symbols = ?cache.stats(),
+                terms = ?cache.terms_stats(),
+                history = ?cache.history_stats(),
                 "disk cache (since the engine started)"
             );
         }

@@ -35,11 +35,17 @@ fn gap_tag(g: &Gap) -> String {
     format!("[{}{}]", g.kind, if g.critical { ", critical" } else { "" })
 }
 
+/// The line above a snippet's text in the text rendering (`--- path:start-end`).
+pub(crate) fn range_line(path: &str, start: usize, end: usize) -> String {
+    format!("--- {path}:{start}-{end}\n")
+}
+
 /// A snippet with text in the text rendering: its range line and its lines.
 pub(crate) fn snippet_lines(path: &str, sn: &Snippet) -> String {
     format!(
-        "--- {}:{}-{}\n{}\n",
-        path, sn.start_line, sn.end_line, sn.text
+        "{}{}\n",
+        range_line(path, sn.start_line, sn.end_line),
+        sn.text
     )
 }
 

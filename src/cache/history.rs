@@ -13,7 +13,7 @@
 //! change without touching the entries. Entries live in
 //! `DIR/history/<2 hex>/<64 hex>.log`, one per commit a call started from.
 
-use super::{entry_path, seal, unseal, DiskCache};
+use super::{entry_path, DiskCache};
 use std::path::PathBuf;
 
 /// The first bytes of every history entry; the last is the layout's version.
@@ -52,25 +52,23 @@ impl DiskCache {
     /// The log stored under `key`, or `None` (a miss) when there is no
     /// usable entry.
     pub(crate) fn history_log(&self, key: &LogKey) -> Option<String> {
-        let found = self.read_entry(&self.history_path(key));
-        let log = match &found {
-            Some(Ok(bytes)) => unseal(&MAGIC, &key.0, bytes)
-                .and_then(|payload| String::from_utf8(payload.to_vec()).ok()),
-            _ => None,
-        };
-        let invalid = log.is_none() && found.is_some();
-        self.history_counts.lookup(log.is_some(), invalid);
-        log
+        self.lookup(
+            &self.history_counts,
+            &self.history_path(key),
+            (&MAGIC, &key.0),
+            |payload| String::from_utf8(payload.to_vec()).ok(),
+        )
     }
 
     /// Stores the whole output `log` of the `git log` `key` names (never
     /// part of one: a log that was stopped or failed is not stored). Errors
     /// are logged and ignored.
     pub(crate) fn store_history_log(&self, key: &LogKey, log: &str) {
-        self.write_entry(
+        self.store(
             &self.history_counts,
             &self.history_path(key),
-            &seal(&MAGIC, &key.0, log.as_bytes()),
+            (&MAGIC, &key.0),
+            log.as_bytes(),
         );
     }
 }

@@ -205,6 +205,39 @@ impl DiskCache {
         Some(Ok(bytes))
     }
 
+    /// The value of the entry at `path`, sealed with `magic` under `key` and
+    /// read by `decode` from its payload; `None` (a miss, counted in
+    /// `counts`, as invalid when an entry was there but not usable) when
+    /// there is no whole, unaltered entry that `decode` accepts. The one
+    /// lookup of every kind of entry (symbols, term indexes, logs).
+    fn lookup<T>(
+        &self,
+        counts: &Counts,
+        path: &Path,
+        (magic, key): (&[u8; 4], &blake3::Hash),
+        decode: impl FnOnce(&[u8]) -> Option<T>,
+    ) -> Option<T> {
+        let found = self.read_entry(path);
+        let value = match &found {
+            Some(Ok(bytes)) => unseal(magic, key, bytes).and_then(decode),
+            _ => None,
+        };
+        counts.lookup(value.is_some(), value.is_none() && found.is_some());
+        value
+    }
+
+    /// Stores `payload` as the entry at `path`, sealed with `magic` under
+    /// `key` ([`seal`]); see [`DiskCache::write_entry`].
+    fn store(
+        &self,
+        counts: &Counts,
+        path: &Path,
+        (magic, key): (&[u8; 4], &blake3::Hash),
+        payload: &[u8],
+    ) {
+        self.write_entry(counts, path, &seal(magic, key, payload));
+    }
+
     /// Writes `bytes` as the entry at `path` (below this cache's directory):
     /// into a temporary file in the same directory, then renamed over `path`,
     /// so readers never see part of an entry. An error is logged and

@@ -7,7 +7,7 @@
 //! than serde's cautious size hint (1 MiB a sequence), so a hostile length
 //! prefix cannot make it allocate much more than the entry's own size.
 
-use super::{entry_path, seal, unseal, DiskCache};
+use super::{entry_path, DiskCache};
 use crate::lang::{LanguageSpec, Symbols};
 use std::path::PathBuf;
 
@@ -47,14 +47,12 @@ impl DiskCache {
     /// usable entry: none, unreadable, truncated, corrupt, or not a complete
     /// parse.
     pub(crate) fn symbols(&self, key: &SymbolKey) -> Option<Symbols> {
-        let found = self.read_entry(&self.symbols_path(key));
-        let symbols = match &found {
-            Some(Ok(bytes)) => decode(key, bytes),
-            _ => None,
-        };
-        let invalid = symbols.is_none() && found.is_some();
-        self.symbols_counts.lookup(symbols.is_some(), invalid);
-        symbols
+        self.lookup(
+            &self.symbols_counts,
+            &self.symbols_path(key),
+            (&MAGIC, &key.0),
+            decode,
+        )
     }
 
     /// Stores `symbols` under `key` when they are a complete parse
@@ -66,20 +64,20 @@ impl DiskCache {
             return;
         }
         match postcard::to_stdvec(symbols) {
-            Ok(payload) => self.write_entry(
+            Ok(payload) => self.store(
                 &self.symbols_counts,
                 &self.symbols_path(key),
-                &seal(&MAGIC, &key.0, &payload),
+                (&MAGIC, &key.0),
+                &payload,
             ),
             Err(e) => tracing::debug!("symbols not encoded for the cache: {e}"),
         }
     }
 }
 
-/// The symbols of an entry's `bytes`, if they are a whole, unaltered entry
-/// of `key` holding a complete parse and nothing after it.
-fn decode(key: &SymbolKey, bytes: &[u8]) -> Option<Symbols> {
-    let payload = unseal(&MAGIC, &key.0, bytes)?;
+/// The symbols of an unsealed entry's `payload`, if it holds a complete
+/// parse and nothing after it.
+fn decode(payload: &[u8]) -> Option<Symbols> {
     match postcard::take_from_bytes::<Symbols>(payload) {
         Ok((symbols, [])) if symbols.capped.is_none() => Some(symbols),
         _ => None,
@@ -89,6 +87,7 @@ fn decode(key: &SymbolKey, bytes: &[u8]) -> Option<Symbols> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cache::seal;
     use crate::lang::{language_of, symbols, symbols_until, Cap};
 
     const PYTHON: &str = "\

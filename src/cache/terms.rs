@@ -15,7 +15,7 @@
 //! `Cargo.lock`, the crate version) covers the tokenizer and the term hash,
 //! so no build reads counts another tokenizer made.
 
-use super::{entry_path, seal, unseal, DiskCache};
+use super::{entry_path, DiskCache};
 use std::path::PathBuf;
 
 /// The first bytes of every term index entry; the last is the layout's version.
@@ -50,14 +50,12 @@ impl DiskCache {
     /// `None` (a miss) when there is no usable entry: none, unreadable,
     /// truncated, corrupt, or not a well-formed index.
     pub(crate) fn terms(&self, key: &TermsKey) -> Option<Vec<(u64, u32)>> {
-        let found = self.read_entry(&self.terms_path(key));
-        let terms = match &found {
-            Some(Ok(bytes)) => unseal(&MAGIC, &key.0, bytes).and_then(decode),
-            _ => None,
-        };
-        let invalid = terms.is_none() && found.is_some();
-        self.terms_counts.lookup(terms.is_some(), invalid);
-        terms
+        self.lookup(
+            &self.terms_counts,
+            &self.terms_path(key),
+            (&MAGIC, &key.0),
+            decode,
+        )
     }
 
     /// Stores `terms` (sorted by hash, distinct, no zero count: what
@@ -74,10 +72,11 @@ impl DiskCache {
         for &(_, c) in terms {
             payload.extend_from_slice(&c.to_le_bytes());
         }
-        self.write_entry(
+        self.store(
             &self.terms_counts,
             &self.terms_path(key),
-            &seal(&MAGIC, &key.0, &payload),
+            (&MAGIC, &key.0),
+            &payload,
         );
     }
 }
@@ -107,6 +106,7 @@ fn decode(payload: &[u8]) -> Option<Vec<(u64, u32)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cache::seal;
 
     fn cache() -> (tempfile::TempDir, DiskCache) {
         let tmp = tempfile::tempdir().unwrap();

@@ -3,7 +3,7 @@
 //! change, cut to its first lines when it does not fit.
 
 use super::tokens_of;
-use crate::render::{file_line, handles_line};
+use crate::render::{file_line, handles_line, range_line};
 use crate::types::{File, Snippet, Tier};
 
 /// Weight of a file's tier in [`pack`]'s order: a medium file's best
@@ -38,6 +38,8 @@ struct FileCost<'f> {
     /// (`prefix[j][k]`, k = 0..=lines).
     prefix: Vec<Vec<usize>>,
     shown: Vec<Shown>,
+    /// Tokens of the file's snippets as they are shown now.
+    tokens: usize,
 }
 
 impl<'f> FileCost<'f> {
@@ -53,11 +55,16 @@ impl<'f> FileCost<'f> {
                 p
             })
             .collect();
-        FileCost {
+        let mut cost = FileCost {
             file,
             prefix,
             shown: vec![Shown::Handle; file.snippets.len()],
+            tokens: 0,
+        };
+        if let Some(&first) = cost.shown.first() {
+            cost.tokens = cost.tokens_with(0, first);
         }
+        cost
     }
 
     /// Lines of snippet `j`.
@@ -82,12 +89,7 @@ impl<'f> FileCost<'f> {
                 Shown::First(n) => n,
             };
             if kept > 0 {
-                let head = format!(
-                    "--- {}:{}-{}\n",
-                    path,
-                    s.start_line,
-                    s.start_line + kept - 1
-                );
+                let head = range_line(path, s.start_line, s.start_line + kept - 1);
                 let p = &self.prefix[k];
                 let bytes = p.get(kept).or(p.last()).copied().unwrap_or(0);
                 tokens += (head.len() + bytes).div_ceil(4);
@@ -100,12 +102,11 @@ impl<'f> FileCost<'f> {
         tokens + tokens_of(&handles_line(path, &left_out))
     }
 
-    /// Tokens of the file's snippets as they are shown now.
-    fn tokens(&self) -> usize {
-        match self.shown.first() {
-            Some(&first) => self.tokens_with(0, first),
-            None => 0,
-        }
+    /// Shows snippet `j` as `how`, which [`FileCost::tokens_with`] priced
+    /// at `tokens`.
+    fn show(&mut self, j: usize, how: Shown, tokens: usize) {
+        self.shown[j] = how;
+        self.tokens = tokens;
     }
 }
 
@@ -139,7 +140,7 @@ pub fn pack(files: &mut [File], budget: usize) -> (usize, Vec<String>) {
             .enumerate()
             .map(|(i, f)| tokens_of(&file_line(i + 1, f)))
             .sum();
-        let reserved = headers + costs.iter().map(FileCost::tokens).sum::<usize>();
+        let reserved = headers + costs.iter().map(|c| c.tokens).sum::<usize>();
         let used = spend(&mut costs, &order, budget, reserved);
         (used, costs.into_iter().map(|c| c.shown).collect::<Vec<_>>())
     };
@@ -203,7 +204,7 @@ fn spend(
                 isize::MAX
             };
             let room = (budget as isize - used as isize).min(cap);
-            let base = c.tokens() as isize;
+            let base = c.tokens as isize;
             let delta = |c: &FileCost, how| c.tokens_with(j, how) as isize - base;
             let whole = delta(c, Shown::Whole);
             let next = if whole <= room {
@@ -228,7 +229,7 @@ fn spend(
                 None
             };
             if let Some((how, x)) = next {
-                c.shown[j] = how;
+                c.show(j, how, (base + x) as usize);
                 used = (used as isize + x) as usize;
                 spent[i] += x;
             }
