@@ -338,6 +338,7 @@ fn add_callees(
         let lines = (d.start_line, d.end_line.min(n));
         (it.next().is_none() && lines.0 >= 1 && lines.0 <= lines.1).then_some(lines)
     };
+    add_delegates(chosen, syms, lines, q, evidence, &defined_once);
     for k in 0..chosen.len() {
         let (cs, ce, _) = chosen[k];
         let callees: Vec<(usize, usize)> = syms
@@ -357,6 +358,75 @@ fn add_callees(
             }
             chosen.push((s, e, NEIGHBOUR_LINES));
         }
+    }
+}
+
+/// Whether `callee` is named as a helper `caller` hands its work to:
+/// `reserve` -> `reserve_inner`, `reset` -> `reset_at`, `send` -> `_send`,
+/// `parse` -> `parseImpl` / `do_parse`.
+fn delegate_name(caller: &str, callee: &str) -> bool {
+    if caller.len() < 4 || callee.len() <= caller.len() {
+        return false;
+    }
+    let (c, d) = (caller.to_ascii_lowercase(), callee.to_ascii_lowercase());
+    let Some(at) = d.find(&c) else {
+        return false;
+    };
+    let before = d[..at].chars().next_back();
+    let after = callee[at + caller.len()..].chars().next();
+    let edge_before = before.is_none_or(|b| b == '_');
+    let edge_after = after.is_none_or(|a| a == '_' || a.is_ascii_uppercase() || a.is_ascii_digit());
+    edge_before && edge_after
+}
+
+/// Puts each chosen function's delegate (a function of the file it calls,
+/// named after it: see [`delegate_name`]) right after it, before the
+/// regions scored lower, dropping the last one when all `MAX_SNIPPETS`
+/// places are taken. The named function often only checks its arguments
+/// and hands the work on, so the edit is in the delegate, which holds
+/// none of the task's words: tokio's `reserve` and `reserve_inner`,
+/// `DelayQueue::reset` and `reset_at`, sympy's `col_insert` and
+/// `_eval_col_insert`. `add_callees` places callees only in free places,
+/// and a file matching eight regions has none. Measured on the dev sets
+/// (full loop, default budget): edit recall dev-multilang 51.3 -> 51.6 %
+/// (Rust 39.3 -> 42.0), dev-python 60.7 -> 61.3, dev-questions 72.0 ->
+/// 72.5, dev-rust 67.3 -> 67.0 (a refactor touching a whole file).
+fn add_delegates(
+    chosen: &mut Vec<(usize, usize, usize)>,
+    syms: &Symbols,
+    lines: &[&str],
+    q: &TaskQuery,
+    evidence: &[f64],
+    defined_once: &dyn Fn(&str) -> Option<(usize, usize)>,
+) {
+    let mut k = 0;
+    while k < chosen.len() {
+        let (cs, ce, _) = chosen[k];
+        let caller = syms
+            .definitions
+            .iter()
+            .filter(|d| d.kind.is_callable() && d.start_line <= cs && ce <= d.end_line)
+            .max_by_key(|d| d.start_line);
+        let Some(caller) = caller else {
+            k += 1;
+            continue;
+        };
+        let found = syms
+            .references
+            .iter()
+            .filter(|r| matches!(r.kind, RefKind::Call | RefKind::Method))
+            .filter(|r| cs <= r.line && r.line <= ce)
+            .filter(|r| delegate_name(&caller.name, &r.name))
+            .find_map(|r| defined_once(&r.name));
+        if let Some((s, e)) = found {
+            let (s, e) = cut_range(lines, s, e, q, evidence, NEIGHBOUR_LINES);
+            if !chosen.iter().any(|&(a, b, _)| s <= b && a <= e) {
+                chosen.insert(k + 1, (s, e, NEIGHBOUR_LINES));
+                chosen.truncate(MAX_SNIPPETS);
+                k += 1;
+            }
+        }
+        k += 1;
     }
 }
 
@@ -695,6 +765,54 @@ mod tests {
             !sn.iter().any(|s| s.text.contains("def unrelated_")),
             "{sn:?}"
         );
+    }
+
+    #[test]
+    fn the_helper_a_named_function_hands_its_work_to_comes_right_after_it() {
+        // Nine functions mention the task's words, so every place is taken
+        // before callees are looked at; `reserve` only delegates, and the
+        // edit is in `reserve_inner`, which mentions none of them.
+        let mut text = String::from(
+            "impl Sender {\n    pub fn reserve(&self) -> Permit {\n        self.reserve_inner(1)\n    }\n\n    fn reserve_inner(&self, n: usize) -> Permit {\n        let p = self.sem.acquire(n);\n        Permit::new(p)\n    }\n",
+        );
+        for i in 0..9 {
+            text.push_str(&format!(
+                "\n    fn waker_{i}(&self) {{\n        self.wake_receiver_permits({i});\n        let x = {i};\n        let y = x + 1;\n        let z = y * 2;\n    }}\n"
+            ));
+        }
+        text.push_str("}\n");
+        let sn = snippets_for(
+            "bounded.rs",
+            &text,
+            "Wake receiver when a queued `reserve` returns permits",
+        );
+        assert!(
+            sn.iter().any(|s| s.text.contains("fn reserve_inner")),
+            "{sn:?}"
+        );
+    }
+
+    #[test]
+    fn delegates_are_named_after_their_caller() {
+        for (caller, callee) in [
+            ("reserve", "reserve_inner"),
+            ("reset", "reset_at"),
+            ("send", "_send"),
+            ("parse", "parseImpl"),
+            ("parse", "do_parse"),
+            ("insert", "insert0"),
+        ] {
+            assert!(delegate_name(caller, callee), "{caller} {callee}");
+        }
+        for (caller, callee) in [
+            ("reset", "resetting"),
+            ("load", "reload"),
+            // Three letters name too much to be a delegate's part.
+            ("get", "get_inner"),
+            ("parse", "parse"),
+        ] {
+            assert!(!delegate_name(caller, callee), "{caller} {callee}");
+        }
     }
 
     #[test]
