@@ -52,7 +52,7 @@ pub struct Session {
     /// (see `read_history_ahead`); joined before the links read it.
     history_ahead: Option<std::thread::JoinHandle<()>>,
     pub config: LoopConfig,
-    root: Root,
+    root: Provenance,
     query: Query,
     /// Gap symbols added by `refine` (weighed as feedback, not as agent keywords).
     feedback: Vec<String>,
@@ -108,7 +108,7 @@ impl Session {
             pipeline: Pipeline::default(),
             past: None,
             history_ahead: None,
-            root: root_info(&config.root),
+            root: Provenance::read_ahead(&config.root),
             task_query: TaskQuery::new(&config.task, &config.keywords),
             config,
             query,
@@ -246,12 +246,52 @@ impl Session {
             gaps: self.gaps.clone(),
             stop_reason: self.done.unwrap_or(StopReason::MaxCycles),
             cycles: self.trace.clone(),
-            root: self.root.clone(),
+            root: self.root.get(),
             stats: self.stats.clone(),
             dropped,
             tokens,
             truncated: self.truncated.clone(),
         }
+    }
+}
+
+/// The root's provenance ([`root_info`]: its git top level, `HEAD` and
+/// dirtiness), read by a thread started with the session so that its four
+/// `git` calls run beside the walk instead of before it: about 10 ms of
+/// process starts on sympy, and a `git status` that re-hashes every file
+/// whose stat data the index has stale (it may not refresh the index, see
+/// `root_info`), which took about 100 ms a call on a copied sympy checkout.
+struct Provenance {
+    root: std::path::PathBuf,
+    ahead: std::sync::Mutex<Option<std::thread::JoinHandle<Root>>>,
+    value: std::sync::OnceLock<Root>,
+}
+
+impl Provenance {
+    fn read_ahead(root: &std::path::Path) -> Provenance {
+        let path = root.to_path_buf();
+        let ahead = std::thread::Builder::new()
+            .name("ctxloop-provenance".into())
+            .spawn(move || root_info(&path))
+            .ok();
+        Provenance {
+            root: root.to_path_buf(),
+            ahead: std::sync::Mutex::new(ahead),
+            value: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The provenance, waiting for the thread the first time (read here
+    /// when it could not be started or panicked).
+    fn get(&self) -> Root {
+        self.value
+            .get_or_init(|| {
+                let ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner()).take();
+                ahead
+                    .and_then(|h| h.join().ok())
+                    .unwrap_or_else(|| root_info(&self.root))
+            })
+            .clone()
     }
 }
 
