@@ -367,6 +367,7 @@ impl Engine {
         let limits = Limits::new(Some(self.deadline_ms(p.deadline_ms)?), opts.cancel.cloned());
         let max_cycles = cfg.max_cycles;
         let mut session = Session::new(String::new(), cfg);
+        session.read_provenance_ahead();
         if let Some(weights) = opts.weights {
             session.weights = weights.clone();
         }

@@ -51,32 +51,27 @@ pub(super) fn read_doc(
     let memo = |counts: Vec<u32>| -> Vec<(u64, u32)> {
         wanted.iter().map(|&(h, _)| h).zip(counts).collect()
     };
-    let mut tokenized = true;
-    let (known, filter) = match disk.as_ref().map(|d| cached_terms(d, &text)) {
+    // `tokenized`: whether the text was tokenized or scanned for terms
+    // here (not when the persistent cache had its index).
+    let (known, filter, tokenized) = match disk.as_ref().map(|d| cached_terms(d, &text)) {
         // Every term known: `Doc::counts` and holder searches look them up.
-        Some((terms, made)) if keep_all => {
-            tokenized = made;
-            (Known::Every(terms), None)
-        }
+        Some((terms, made)) if keep_all => (Known::Every(terms), None, made),
         // Above the text cap, what the file would have without the cache.
         Some((terms, made)) => {
-            tokenized = made;
             let count = |&(h, t): &(u64, &str)| {
                 let found = terms.binary_search_by_key(&h, |&(k, _)| k).ok();
                 found.filter(|_| !t.is_empty()).map_or(0, |i| terms[i].1)
             };
             let counts = wanted.iter().map(count).collect();
-            (
-                Known::Some(memo(counts)),
-                Some(TermFilter::from_terms(&terms)),
-            )
+            let filter = TermFilter::from_terms(&terms);
+            (Known::Some(memo(counts)), Some(filter), made)
         }
-        None if keep_all => (Known::Some(memo(set.count(&text))), None),
+        None if keep_all => (Known::Some(memo(set.count(&text))), None, true),
         // On a tree too large to keep every text, the file is tokenized once
         // for its filter, and the wanted terms are counted from the same tokens.
         None => {
             let (filter, counts) = TermFilter::build(&text, wanted);
-            (Known::Some(memo(counts)), Some(filter))
+            (Known::Some(memo(counts)), Some(filter), true)
         }
     };
     let holds = keep_all || matches!(&known, Known::Some(m) if m.iter().any(|&(_, n)| n > 0));

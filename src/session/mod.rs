@@ -108,7 +108,7 @@ impl Session {
             pipeline: Pipeline::default(),
             past: None,
             history_ahead: None,
-            root: Provenance::read_ahead(&config.root),
+            root: Provenance::default(),
             task_query: TaskQuery::new(&config.task, &config.keywords),
             config,
             query,
@@ -212,6 +212,13 @@ impl Session {
             .collect()
     }
 
+    /// Starts reading the root's provenance (git top level, `HEAD`,
+    /// dirtiness) on a thread, for [`Session::result`]: `retrieve` calls it
+    /// before its first dispatch, so the `git` calls run beside the walk.
+    pub fn read_provenance_ahead(&self) {
+        self.root.read_ahead(&self.config.root);
+    }
+
     /// The loop's answer: the best `limit` files with snippets packed into the budget.
     pub fn result(&self) -> RetrieveOutput {
         let threshold = self.config.high_threshold;
@@ -246,7 +253,7 @@ impl Session {
             gaps: self.gaps.clone(),
             stop_reason: self.done.unwrap_or(StopReason::MaxCycles),
             cycles: self.trace.clone(),
-            root: self.root.get(),
+            root: self.root.get(&self.config.root),
             stats: self.stats.clone(),
             dropped,
             tokens,
@@ -256,40 +263,39 @@ impl Session {
 }
 
 /// The root's provenance ([`root_info`]: its git top level, `HEAD` and
-/// dirtiness), read by a thread started with the session so that its four
-/// `git` calls run beside the walk instead of before it: about 10 ms of
-/// process starts on sympy, and a `git status` that re-hashes every file
-/// whose stat data the index has stale (it may not refresh the index, see
-/// `root_info`), which took about 100 ms a call on a copied sympy checkout.
+/// dirtiness), which only `retrieve`'s answer shows. `retrieve` starts
+/// reading it on a thread ([`Session::read_provenance_ahead`]) so that its
+/// four `git` calls (3-4 ms each on sympy) run beside the walk instead of
+/// before it, as does the `git status` that re-hashes every file whose stat
+/// data the index has stale (ctxloop may not refresh the index, see
+/// `root_info`): on a sympy checkout with every tracked file touched, a call
+/// took 246 ms before and 199 ms after. A step-wise session never reads it.
+#[derive(Default)]
 struct Provenance {
-    root: std::path::PathBuf,
     ahead: std::sync::Mutex<Option<std::thread::JoinHandle<Root>>>,
     value: std::sync::OnceLock<Root>,
 }
 
 impl Provenance {
-    fn read_ahead(root: &std::path::Path) -> Provenance {
-        let path = root.to_path_buf();
-        let ahead = std::thread::Builder::new()
+    /// Starts reading the provenance of `root` on a thread.
+    fn read_ahead(&self, root: &std::path::Path) {
+        let root = root.to_path_buf();
+        let thread = std::thread::Builder::new()
             .name("ctxloop-provenance".into())
-            .spawn(move || root_info(&path))
+            .spawn(move || root_info(&root))
             .ok();
-        Provenance {
-            root: root.to_path_buf(),
-            ahead: std::sync::Mutex::new(ahead),
-            value: std::sync::OnceLock::new(),
-        }
+        *self.ahead.lock().unwrap_or_else(|e| e.into_inner()) = thread;
     }
 
-    /// The provenance, waiting for the thread the first time (read here
-    /// when it could not be started or panicked).
-    fn get(&self) -> Root {
+    /// The provenance of `root`: the thread's answer, waited for the first
+    /// time, or read here when no thread was started (or it panicked).
+    fn get(&self, root: &std::path::Path) -> Root {
         self.value
             .get_or_init(|| {
                 let ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner()).take();
                 ahead
                     .and_then(|h| h.join().ok())
-                    .unwrap_or_else(|| root_info(&self.root))
+                    .unwrap_or_else(|| root_info(root))
             })
             .clone()
     }

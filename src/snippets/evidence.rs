@@ -157,12 +157,16 @@ pub(super) const TITLE_IDENTIFIER: f64 = 3.0 * EXACT_IDENTIFIER;
 /// task's identifiers written verbatim, string literals the task quotes,
 /// and in a sorted table the place where the task's new key goes
 /// ([`table_insertion`]). A `snake_case` identifier also counts written as
-/// a quoted kebab-case literal: that is how argument parsers declare the
-/// task's flag `--line-range` (`Arg::new("line-range")` in clap,
-/// `option('line-range')`), which the flag's literal `"--line-range"` only
-/// finds in help texts (bat: the cut of a 700-line `build_app` went to the
-/// declaration; dev-multilang JavaScript edit recall 50.8 -> 51.8 %, no
-/// other group moved).
+/// a quoted kebab-case literal: a flag the task names (`--line-range`, read
+/// as `line_range`) where a parser declares it (`Arg::new("line-range")`),
+/// which the flag's own literal `"--line-range"` misses, and a hyphenated
+/// name the task writes (`async-weak`, read as `async_weak`) where the code
+/// compares a mode string (`"async-weak"`). Measured: dev-multilang
+/// JavaScript edit recall 50.8 -> 51.8 % (webpack 7ae28bf7d2e2, the
+/// `async-weak` case), no other group moved. In bat 006d77fa3931 the cut
+/// of the 700-line `build_app` moved but still misses the declaration: an
+/// earlier line holding `"line-range"` (`.conflicts_with("line-range")`)
+/// ties with it and wins.
 pub(super) fn line_evidence(lines: &[&str], q: &TaskQuery) -> LineEvidence {
     let ids = exact_identifiers(q);
     let id_weights: Vec<f64> = ids

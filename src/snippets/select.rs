@@ -7,7 +7,7 @@ use super::cut::{
 };
 use super::evidence::{line_evidence, region_hits, LineEvidence, MAX_EVIDENCE};
 use crate::corpus::Doc;
-use crate::lang::{DefKind, Definition, RefKind, Symbols};
+use crate::lang::{DefKind, Definition, RefKind, Reference, Symbols};
 use crate::query::TaskQuery;
 use crate::types::Snippet;
 
@@ -60,6 +60,7 @@ pub fn snippets(
     let evidence = found.score;
     let regions = scored_regions(&defs, &own, &lines, q, defines);
     let mut chosen = choose(&regions, &lines, q, &evidence);
+    add_delegates(&mut chosen, &syms, &lines, q, &evidence);
     add_callees(&mut chosen, &syms, &lines, q, &evidence);
     join_signatures(&mut chosen, &syms.definitions);
     let chosen: Vec<(usize, usize)> = chosen
@@ -330,36 +331,54 @@ fn add_callees(
     q: &TaskQuery,
     evidence: &[f64],
 ) {
-    let n = lines.len();
-    let defined_once = |name: &str| -> Option<(usize, usize)> {
-        let mut it = syms
-            .defines(name)
-            .filter(|d| d.kind.is_callable() && !d.local);
-        let d = it.next()?;
-        let lines = (d.start_line, d.end_line.min(n));
-        (it.next().is_none() && lines.0 >= 1 && lines.0 <= lines.1).then_some(lines)
-    };
-    add_delegates(chosen, syms, lines, q, evidence, &defined_once);
     for k in 0..chosen.len() {
         let (cs, ce, _) = chosen[k];
-        let callees: Vec<(usize, usize)> = syms
-            .references
-            .iter()
-            .filter(|r| matches!(r.kind, RefKind::Call | RefKind::Method))
-            .filter(|r| cs <= r.line && r.line <= ce)
-            .filter_map(|r| defined_once(&r.name))
+        let callees: Vec<(usize, usize)> = calls_in(syms, cs, ce)
+            .filter_map(|r| defined_once(syms, &r.name, lines.len()))
             .collect();
-        for (s, e) in callees {
+        for callee in callees {
             if chosen.len() >= MAX_SNIPPETS {
                 return;
             }
-            let (s, e) = cut_range(lines, s, e, q, evidence, NEIGHBOUR_LINES);
-            if chosen.iter().any(|&(a, b, _)| s <= b && a <= e) {
-                continue;
+            if let Some(free) = free_neighbour(chosen, callee, lines, q, evidence) {
+                chosen.push(free);
             }
-            chosen.push((s, e, NEIGHBOUR_LINES));
         }
     }
+}
+
+/// The calls (of functions and methods) on lines `s..=e`.
+fn calls_in(syms: &Symbols, s: usize, e: usize) -> impl Iterator<Item = &Reference> {
+    syms.references
+        .iter()
+        .filter(move |r| matches!(r.kind, RefKind::Call | RefKind::Method))
+        .filter(move |r| s <= r.line && r.line <= e)
+}
+
+/// The lines (1-based, inclusive, within the file's `n`) of the one
+/// function or method of the file named `name` (not one local to another
+/// body), when exactly one defines it: a call links no overloaded name.
+fn defined_once(syms: &Symbols, name: &str, n: usize) -> Option<(usize, usize)> {
+    let mut it = syms
+        .defines(name)
+        .filter(|d| d.kind.is_callable() && !d.local);
+    let d = it.next()?;
+    let lines = (d.start_line, d.end_line.min(n));
+    (it.next().is_none() && lines.0 >= 1 && lines.0 <= lines.1).then_some(lines)
+}
+
+/// A callee's `lines` as a region to choose: cut to `NEIGHBOUR_LINES`, when
+/// it overlaps no chosen region.
+fn free_neighbour(
+    chosen: &[(usize, usize, usize)],
+    (s, e): (usize, usize),
+    lines: &[&str],
+    q: &TaskQuery,
+    evidence: &[f64],
+) -> Option<(usize, usize, usize)> {
+    let (s, e) = cut_range(lines, s, e, q, evidence, NEIGHBOUR_LINES);
+    let free = !chosen.iter().any(|&(a, b, _)| s <= b && a <= e);
+    free.then_some((s, e, NEIGHBOUR_LINES))
 }
 
 /// Whether `callee` is named as a helper `caller` hands its work to:
@@ -404,33 +423,26 @@ fn add_delegates(
     lines: &[&str],
     q: &TaskQuery,
     evidence: &[f64],
-    defined_once: &dyn Fn(&str) -> Option<(usize, usize)>,
 ) {
     let mut k = 0;
     while k < chosen.len() {
         let (cs, ce, _) = chosen[k];
+        // The innermost function the chosen lines belong to.
         let caller = syms
             .definitions
             .iter()
             .filter(|d| d.kind.is_callable() && d.start_line <= cs && ce <= d.end_line)
             .max_by_key(|d| d.start_line);
-        let Some(caller) = caller else {
+        let delegate = caller.and_then(|caller| {
+            calls_in(syms, cs, ce)
+                .filter(|r| delegate_name(&caller.name, &r.name))
+                .find_map(|r| defined_once(syms, &r.name, lines.len()))
+        });
+        let free = delegate.and_then(|d| free_neighbour(chosen, d, lines, q, evidence));
+        if let Some(region) = free {
+            // After the caller; the loop goes on past it.
+            chosen.insert(k + 1, region);
             k += 1;
-            continue;
-        };
-        let found = syms
-            .references
-            .iter()
-            .filter(|r| matches!(r.kind, RefKind::Call | RefKind::Method))
-            .filter(|r| cs <= r.line && r.line <= ce)
-            .filter(|r| delegate_name(&caller.name, &r.name))
-            .find_map(|r| defined_once(&r.name));
-        if let Some((s, e)) = found {
-            let (s, e) = cut_range(lines, s, e, q, evidence, NEIGHBOUR_LINES);
-            if !chosen.iter().any(|&(a, b, _)| s <= b && a <= e) {
-                chosen.insert(k + 1, (s, e, NEIGHBOUR_LINES));
-                k += 1;
-            }
         }
         k += 1;
     }
