@@ -91,7 +91,7 @@ fn cli_out_writes_the_format_of_the_extension() {
         assert!(out.stdout.is_empty(), "--out leaves stdout empty");
         assert!(
             String::from_utf8_lossy(&out.stderr)
-                .contains(&format!("wrote 4 files to {}", file.display())),
+                .contains(&format!("wrote 5 files to {}", file.display())),
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );

@@ -104,9 +104,10 @@ pub struct Weights {
     /// relative to the best; 0 turns the signal off and runs no `git`; 0.3,
     /// the default, is the value measured: see the comment in `default`).
     pub history: f64,
-    /// Share of the best raw score a file that defines a task identifier
-    /// needs to be high tier (`calibrate`): a definition far below the top
-    /// file is a lead, not the place of the fix.
+    /// Share of the best raw score a file needs to be high tier, whatever
+    /// else it has (named by the task, defining a task identifier, lexically
+    /// close to the best file; `calibrate`): a file far below the top one is a
+    /// lead, not the place of the fix. 0.8 is measured: see `calibrate`.
     pub high_share: f64,
     /// Multiplier of a file's best passage score (`score::passage`: the
     /// best window of `passage_lines` code lines, BM25 term weights without
@@ -165,7 +166,7 @@ impl Default for Weights {
             // call pays one `git log`: 0.13-0.16 s on sympy's 5,000 last
             // commits (`--no-history` turns it off).
             history: 0.3,
-            high_share: 0.3,
+            high_share: 0.8,
             passage: 1.0,
             passage_lines: 40,
         }
