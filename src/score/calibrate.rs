@@ -16,8 +16,8 @@ use crate::query::TaskQuery;
 /// - high (>= 0.7): the file has at least `high_share` (0.8) of the best raw
 ///   score and is named by the task, or defines a task identifier, or is
 ///   lexically close to the best file (>= 75% of its BM25) while covering
-///   >= 75% of the query's IDF-weighted terms; and the first file of the
-///   order is high when it is at least medium;
+///   at least 75% of the query's IDF-weighted terms; and the first file of
+///   the order is high when it is at least medium;
 /// - medium (0.5-0.7): lexically related (>= 50% of the best BM25) or linked by
 ///   a graph edge to a top file;
 /// - low: the rest.
@@ -148,8 +148,7 @@ fn key(
     // code, not the place of the fix.
     let source = !aside(s.idx);
     let direct = r >= w.high_share
-        && (named
-            || (source && (!s.defines.is_empty() || (lexical && rl >= 0.75 && c >= 0.75))));
+        && (named || (source && (!s.defines.is_empty() || (lexical && rl >= 0.75 && c >= 0.75))));
     let related = (lexical && rl >= 0.5) || s.neighbour;
     let (class, tier_rel) = if direct {
         (2, high_relevance(order))
@@ -296,7 +295,11 @@ mod tests {
             .map(|(i, &(raw, lexical, defines))| Scored {
                 raw,
                 lexical,
-                defines: if defines { vec!["alpha".into()] } else { vec![] },
+                defines: if defines {
+                    vec!["alpha".into()]
+                } else {
+                    vec![]
+                },
                 ..Scored::new(i)
             })
             .collect();
@@ -355,7 +358,10 @@ mod tests {
         // The top file holds the task's terms; the others define a task name
         // with 85 % and 40 % of the top raw score and no lexical evidence.
         let w = Weights::default();
-        let rel = calibrated(&[(10.0, 10.0, false), (8.5, 0.0, true), (4.0, 0.0, true)], &w);
+        let rel = calibrated(
+            &[(10.0, 10.0, false), (8.5, 0.0, true), (4.0, 0.0, true)],
+            &w,
+        );
         assert_eq!(rel.iter().map(|r| r.0).collect::<Vec<_>>(), [0, 1, 2]);
         // Default (0.8): the first definition is high, the far one is not.
         assert!(rel[1].1 >= 0.7, "{rel:?}");
@@ -365,7 +371,10 @@ mod tests {
             high_share: 0.9,
             ..Weights::default()
         };
-        let rel = calibrated(&[(10.0, 10.0, false), (8.5, 0.0, true), (4.0, 0.0, true)], &strict);
+        let rel = calibrated(
+            &[(10.0, 10.0, false), (8.5, 0.0, true), (4.0, 0.0, true)],
+            &strict,
+        );
         assert!(rel[1].1 < 0.7, "{rel:?}");
     }
 }

@@ -434,19 +434,28 @@ mod tests {
         );
     }
 
+    /// `top.py` (high, 0.9) with `top` snippets and `mid.py` (medium, 0.6)
+    /// with one, packed into `budget`: (files, dropped).
+    fn top_and_medium(
+        top: &[(usize, usize, usize)],
+        mid: (usize, usize, usize),
+        budget: usize,
+    ) -> (Vec<File>, Vec<String>) {
+        let mut files = vec![file("top.py", top), file("mid.py", &[mid])];
+        files[1].tier = Tier::Medium;
+        files[1].relevance = 0.6;
+        let (used, dropped) = pack(&mut files, budget);
+        assert!(used <= budget, "{used}");
+        (files, dropped)
+    }
+
     #[test]
     fn the_top_files_next_definition_comes_before_a_lower_files_best() {
         // The top file's two definitions fit the budget only if the medium
         // file's snippet waits: the top file is where the edit most likely is.
         // (Snippets of one size: per token, as by place.)
-        let mut files = vec![
-            file("top.py", &[(100, 140, 5_600), (10, 40, 1_800)]),
-            file("mid.py", &[(1, 20, 1_800)]),
-        ];
-        files[1].tier = Tier::Medium;
-        files[1].relevance = 0.6;
-        let (used, dropped) = pack(&mut files, 2_000);
-        assert!(used <= 2_000, "{used}");
+        let (files, dropped) =
+            top_and_medium(&[(100, 140, 5_600), (10, 40, 1_800)], (1, 20, 1_800), 2_000);
         assert!(files[0].snippets.iter().all(|s| !s.text.is_empty()));
         assert_eq!(dropped, ["mid.py:1-20"]);
     }
@@ -456,14 +465,8 @@ mod tests {
         // The top file's second function is 1,000 tokens, the second file's
         // best one 200: the budget holds one of them, and per token the
         // short one is the better bet.
-        let mut files = vec![
-            file("top.py", &[(1, 10, 400), (20, 200, 4_000)]),
-            file("mid.py", &[(1, 5, 800)]),
-        ];
-        files[1].tier = Tier::Medium;
-        files[1].relevance = 0.6;
-        let (used, dropped) = pack(&mut files, 1_230);
-        assert!(used <= 1_230, "{used}");
+        let (files, dropped) =
+            top_and_medium(&[(1, 10, 400), (20, 200, 4_000)], (1, 5, 800), 1_230);
         assert!(!files[1].snippets[0].text.is_empty(), "{dropped:?}");
         assert_eq!(dropped, ["top.py:20-200"]);
     }
