@@ -38,8 +38,14 @@ pub struct CycleFacts {
     /// Files linked to the high files in the code graph (they call, are
     /// called by or share a name with one) that are not in context yet:
     /// like a critical gap, they keep the loop from stopping as
-    /// `sufficient` or `budget` (and, after the agent's judgments,
-    /// `converged`) while cycles are left.
+    /// `sufficient` (and, after the agent's judgments, `converged` or
+    /// `budget`) while cycles are left. Without judgments a full budget
+    /// stops the loop whatever is linked: a linked file joins after the
+    /// whole answer, where a full budget leaves it no snippet text, so the
+    /// cycle that brought it in cost a call its time for nothing shown (bat,
+    /// "Respect paging mode for --list-languages": 288 -> 639 ms cold once
+    /// the first file was high and its links were followed; the answer's ten
+    /// files were the same on all 500 dev-multilang tasks).
     pub open_links: usize,
     /// Whether the agent judged files in this cycle (`evaluate` with
     /// judgments). Level scores then do not end the loop while a critical
@@ -70,13 +76,13 @@ impl Decision {
     /// Whether the files linked to the high files bear on this decision made
     /// without them (`open_links` 0): the loop refines (they are the next
     /// cycle's candidates), or it stops for a reason an open link overrides
-    /// in [`decide`] (`sufficient`, `budget`, and after the agent's
-    /// judgments `converged`). The caller looks for links only then, and
+    /// in [`decide`] (`sufficient`, and after the agent's judgments
+    /// `converged` and `budget`). The caller looks for links only then, and
     /// only while cycles are left.
     pub fn wants_links(self, facts: &CycleFacts) -> bool {
         match self.stop() {
-            None | Some(StopReason::Sufficient | StopReason::Budget) => true,
-            Some(StopReason::Converged) => facts.judged,
+            None | Some(StopReason::Sufficient) => true,
+            Some(StopReason::Converged | StopReason::Budget) => facts.judged,
             Some(_) => false,
         }
     }
@@ -135,7 +141,10 @@ pub fn decide(facts: &CycleFacts, cfg: &LoopConfig) -> Decision {
             .is_some_and(|prev| facts.top_mean - prev < CONVERGED_DELTA)
     {
         Some(StopReason::Converged)
-    } else if facts.context_tokens > cfg.budget_tokens && !critical {
+    } else if facts.context_tokens > cfg.budget_tokens
+        && facts.critical_gaps == 0
+        && !(facts.judged && facts.open_links > 0)
+    {
         Some(StopReason::Budget)
     } else {
         None
@@ -286,9 +295,10 @@ mod tests {
         assert!(!converged.wants_links(&level), "unjudged level scores stop");
         assert!(converged.wants_links(&judged), "judged level scores wait");
         assert!(Decision::Refine.wants_links(&level));
-        for reason in [StopReason::Sufficient, StopReason::Budget] {
-            assert!(Decision::Finalize(reason).wants_links(&level), "{reason:?}");
-        }
+        assert!(Decision::Finalize(StopReason::Sufficient).wants_links(&level));
+        let full = Decision::Finalize(StopReason::Budget);
+        assert!(!full.wants_links(&level), "unjudged, a full budget stops");
+        assert!(full.wants_links(&judged), "judged, it waits for the links");
         for reason in [StopReason::MaxCycles, StopReason::NoCandidates] {
             assert!(
                 !Decision::Finalize(reason).wants_links(&judged),
@@ -315,9 +325,21 @@ mod tests {
         assert_eq!(stop(&at), None, "the budget is full only above it");
         let critical = CycleFacts {
             critical_gaps: 1,
-            ..full
+            ..full.clone()
         };
         assert_eq!(stop(&critical), None);
+        // A linked file would join after the whole answer, with no room
+        // left for its text: without judgments it is not worth a cycle.
+        let linked = CycleFacts {
+            open_links: 2,
+            ..full
+        };
+        assert_eq!(stop(&linked), Some(StopReason::Budget));
+        let judged = CycleFacts {
+            judged: true,
+            ..linked
+        };
+        assert_eq!(stop(&judged), None, "the agent's confirmed files are followed");
     }
 
     #[test]
@@ -364,11 +386,12 @@ mod tests {
             d.why(&f, &config()),
             "3 high files (need 3), 0 critical gaps, 2 linked files not in context"
         );
+        // A full budget ends an unjudged loop (see `open_links`).
         let full = CycleFacts {
             context_tokens: 6_001,
             ..f.clone()
         };
-        assert_eq!(stop(&full), None);
+        assert_eq!(stop(&full), Some(StopReason::Budget));
         let last = CycleFacts { cycle: 3, ..f };
         assert_eq!(stop(&last), Some(StopReason::MaxCycles));
     }
