@@ -339,7 +339,11 @@ mod tests {
             judged: true,
             ..linked
         };
-        assert_eq!(stop(&judged), None, "the agent's confirmed files are followed");
+        assert_eq!(
+            stop(&judged),
+            None,
+            "the agent's confirmed files are followed"
+        );
     }
 
     #[test]
