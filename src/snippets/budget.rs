@@ -11,8 +11,8 @@ use crate::types::{File, Snippet, Tier};
 /// the files above it. High and medium weigh the same: at one rank a high
 /// file holds the edit about as often as a medium one (rank 2: 24 % and
 /// 21 % of 1,029 dev and held-out tasks, 2026-12-05), and with medium at
-/// 0.4 a medium second file's best function waited behind the top file's
-/// eighth (dev-python edit recall 59.1 % against 60.8 % at 1).
+/// 0.4 a medium second file's best function waited behind most of the top
+/// file's places (dev-python edit recall 59.1 % against 60.8 % at 1).
 fn tier_weight(t: Tier) -> f64 {
     match t {
         Tier::High | Tier::Medium => 1.0,
