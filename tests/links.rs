@@ -9,7 +9,7 @@
 use ctxloop::engine::{Engine, EngineOptions};
 use ctxloop::request::{DispatchRequest, EvaluateRequest, Judgment, RefineRequest};
 use ctxloop::tools::retrieve::RetrieveParams;
-use ctxloop::types::RetrieveOutput;
+use ctxloop::types::{DecisionKind, RetrieveOutput};
 use ctxloop::CallOptions;
 use std::path::Path;
 
@@ -199,6 +199,64 @@ fn a_judged_high_file_pulls_in_its_neighbours_and_refine_says_why() {
         .snippets
         .iter()
         .any(|s| !s.text.is_empty() && s.start_line >= 1));
+}
+
+#[test]
+fn files_the_agent_rejected_give_their_places_to_files_it_has_not_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path());
+    weaker_notes(dir.path());
+    let engine = Engine::new(EngineOptions::default());
+    let d1 = engine
+        .dispatch(
+            DispatchRequest {
+                session_id: None,
+                start: RetrieveParams {
+                    task: TASK.into(),
+                    root: Some(dir.path().to_string_lossy().into_owned()),
+                    ..Default::default()
+                }
+                .into(),
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap();
+    let shown: Vec<String> = d1.candidates.iter().map(|f| f.path.clone()).collect();
+    assert_eq!(shown.len(), 10, "the first answer is full: {shown:?}");
+    // The agent read all ten and found none of them relevant.
+    let judgments = shown
+        .iter()
+        .map(|p| Judgment {
+            path: p.clone(),
+            relevance: 0.2,
+            missing_context: None,
+        })
+        .collect();
+    let e1 = engine
+        .evaluate(
+            EvaluateRequest {
+                session_id: d1.session_id.clone(),
+                judgments,
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap();
+    let ranked = paths(&e1.evaluations);
+    let unseen: Vec<&str> = ranked
+        .iter()
+        .copied()
+        .filter(|p| !shown.iter().any(|s| s == p))
+        .collect();
+    assert!(!unseen.is_empty(), "no file beyond the ten: {ranked:?}");
+    // Every file it has not seen comes first, though the engine scored each
+    // below the rejected ones; the rejected keep the agent's relevance.
+    assert_eq!(&ranked[..unseen.len()], &unseen[..], "{ranked:?}");
+    for f in &e1.evaluations[unseen.len()..] {
+        assert!(shown.contains(&f.path), "{ranked:?}");
+        assert_eq!(f.relevance, 0.2, "{}", f.path);
+    }
+    // Nothing confirmed and the places moved on: the loop goes on.
+    assert_eq!(e1.decision, DecisionKind::Refine);
 }
 
 #[test]

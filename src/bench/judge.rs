@@ -3,8 +3,10 @@
 //! reads the files it is shown (issue 13 item 4).
 //!
 //! Per task, one session through the engine's step-wise API: `dispatch` the
-//! task; then, each cycle, judge every file the last `dispatch` returned as a
-//! candidate ([`JUDGE_GOLD`] if it is a gold file, [`JUDGE_OTHER`] if not),
+//! task; then, each cycle, judge every file the agent was shown and has not
+//! judged yet — the last `dispatch`'s candidates and the files of the last
+//! `evaluate` answer (its best `depth`) — ([`JUDGE_GOLD`] if it is a gold
+//! file, [`JUDGE_OTHER`] if not),
 //! `evaluate` with those judgments, and, unless the decision is `finalize` or
 //! the last cycle ran, `refine` and `dispatch` the next cycle. The judge only
 //! judges files the engine returned: it never names a gold file it was not
@@ -29,6 +31,7 @@ use crate::request::{
     CallOptions, DispatchRequest, EvaluateRequest, Judgment, RefineRequest, RetrieveRequest,
 };
 use crate::types::{DecisionKind, File};
+use std::collections::HashSet;
 use std::path::Path;
 use std::time::Instant;
 
@@ -125,11 +128,17 @@ fn judged_cycles(
         },
     )?;
     let id = d.session_id.clone();
-    let mut cycles = Vec::new();
+    let mut cycles: Vec<(Vec<File>, usize, f64)> = Vec::new();
+    let mut judged: HashSet<String> = HashSet::new();
     loop {
+        // What the agent was shown and has not judged yet: this dispatch's
+        // candidates and the last answer's files (it read both).
+        let last_answer = cycles.last().map(|c| c.0.as_slice()).unwrap_or_default();
         let judgments = d
             .candidates
             .iter()
+            .chain(last_answer)
+            .filter(|f| judged.insert(f.path.clone()))
             .map(|f| Judgment {
                 path: f.path.clone(),
                 relevance: judge(&f.path, &task.gold_files),

@@ -22,7 +22,8 @@ pub fn protocol(task: &str) -> String {
 Protocol (ctxloop tools):\n\
 1. Start broad: `dispatch` with the task (paste error messages, paths and identifiers verbatim).\n\
 2. Read the candidates and call `evaluate` with a judgment for every file you looked at: relevance 0-1 \
-(>= 0.7 directly implements the target, 0.5-0.7 related types or callers, < 0.5 not needed) and \
+(>= 0.7 directly implements the target, 0.5-0.7 related types or callers, < 0.5 not needed, \
+< 0.3 wrong: its place in the answer goes to a file you have not seen) and \
 `missing_context` naming what the file needs that you have not seen.\n\
 3. If the decision is `refine`, call `refine` (add keywords or excludes you learned), then `dispatch` \
 with the session_id for the next cycle.\n\

@@ -1,7 +1,7 @@
 //! EVALUATE: apply the agent's judgments, find the gaps, decide.
 
 use super::stop::{self, CycleFacts};
-use super::{links, Kept, Session};
+use super::{links, Kept, Session, CONFIDENTLY_LOW};
 use crate::error::{Error, Result};
 use crate::gaps::{self, InContext};
 use crate::request::ValidJudgment;
@@ -32,7 +32,11 @@ impl Session {
         }
         self.judge(judgments)?;
         let ranked = self.ranked();
-        let mut facts = self.cycle_facts(&ranked, !judgments.is_empty());
+        let rejected = judgments
+            .iter()
+            .filter(|j| j.relevance < CONFIDENTLY_LOW)
+            .count();
+        let mut facts = self.cycle_facts(&ranked, !judgments.is_empty(), rejected);
         let decided = self.decide(&ranked, &mut facts);
         let stop = decided.stop();
         let why = decided.why(&facts, &self.config);
@@ -43,6 +47,7 @@ impl Session {
         self.done = stop;
         self.evaluated = true;
         let decision = format!("{}: {why}", decided.kind().as_str());
+        tracing::debug!(cycle = self.cycle, %decision, "decided");
         let (evaluations, tokens, dropped) = self.evaluations();
         self.record_cycle(&ranked, decision);
         Ok(EvaluateOutput {
@@ -60,7 +65,12 @@ impl Session {
     /// What the stop rule looks at after this cycle; chooses the snippets of
     /// the files in context and finds the gaps on the way (see
     /// `context_and_gaps`). `open_links` is 0 until `decide` looks.
-    fn cycle_facts(&mut self, ranked: &[(String, Kept)], judged: bool) -> CycleFacts {
+    fn cycle_facts(
+        &mut self,
+        ranked: &[(String, Kept)],
+        judged: bool,
+        rejected: usize,
+    ) -> CycleFacts {
         let threshold = self.config.high_threshold;
         let high_count = ranked
             .iter()
@@ -88,6 +98,7 @@ impl Session {
             stopped_early: gaps_skipped,
             open_links: 0,
             judged,
+            rejected,
         }
     }
 
@@ -249,10 +260,10 @@ impl Session {
         for f in &evaluations {
             self.returned.insert(f.path.clone(), f.relevance);
         }
+        let unknown = Kept::default();
         evaluations.sort_by(|a, b| {
-            b.relevance
-                .total_cmp(&a.relevance)
-                .then_with(|| a.path.cmp(&b.path))
+            let kept = |f: &File| self.files.get(&f.path).unwrap_or(&unknown);
+            super::answer_order((&a.path, kept(a)), (&b.path, kept(b)))
         });
         let (tokens, dropped) = self
             .pipeline

@@ -39,6 +39,36 @@ struct Kept {
     judged: bool,
 }
 
+/// Relevance below which a candidate is confidently low: `refine` excludes
+/// such candidates from the next walk, and a file the agent judged below
+/// it is rejected (see [`Kept::rejected`]).
+const CONFIDENTLY_LOW: f64 = 0.3;
+
+impl Kept {
+    /// Whether the agent judged this file and found it confidently low. A
+    /// rejected file keeps the agent's relevance but ranks after every file
+    /// not rejected: the agent has read it and said it is not what the task
+    /// needs, so the places it held go to files the agent has not seen (the
+    /// next candidates of the engine's order, the files linked to what the
+    /// agent confirmed). Without this a rejected file at 0.2 stayed above
+    /// every unseen file the engine scored lower, and the later cycles of a
+    /// judged session returned the same answer (the simulated judge of
+    /// `bench --judge` on tokio's "Allow impl FnMut() in taskdumps": the
+    /// same ten rejected files after cycles 1, 2 and 3).
+    fn rejected(&self) -> bool {
+        self.judged && self.relevance < CONFIDENTLY_LOW
+    }
+}
+
+/// The session's answer order: files the agent rejected last, then by
+/// relevance (best first), then by path.
+fn answer_order(a: (&str, &Kept), b: (&str, &Kept)) -> std::cmp::Ordering {
+    a.1.rejected()
+        .cmp(&b.1.rejected())
+        .then(b.1.relevance.total_cmp(&a.1.relevance))
+        .then(a.0.cmp(b.0))
+}
+
 pub struct Session {
     pub id: String,
     /// Scoring constants (the defaults unless a benchmark sets others).
@@ -169,7 +199,7 @@ impl Session {
     pub fn is_evaluated(&self) -> bool {
         self.evaluated
     }
-    /// Files known to the session, best first.
+    /// Files known to the session, best first (see [`answer_order`]).
     fn ranked(&self) -> Vec<(String, Kept)> {
         let mut v: Vec<(String, Kept)> = self
             .files
@@ -177,7 +207,7 @@ impl Session {
             .filter(|(_, k)| k.relevance > 0.0)
             .map(|(p, k)| (p.clone(), k.clone()))
             .collect();
-        v.sort_by(|a, b| b.1.relevance.total_cmp(&a.1.relevance).then(a.0.cmp(&b.0)));
+        v.sort_by(|a, b| answer_order((&a.0, &a.1), (&b.0, &b.1)));
         v
     }
 

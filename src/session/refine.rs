@@ -1,7 +1,7 @@
 //! REFINE: target the gaps, focus on the high files' neighbourhood, exclude
 //! confidently low candidates, plus what the agent adds.
 
-use super::Session;
+use super::{Session, CONFIDENTLY_LOW};
 use crate::score::FocusWhy;
 use crate::types::*;
 
@@ -153,12 +153,13 @@ impl Session {
         }
     }
 
-    /// Confidently low candidates (below 0.3, at most 10) are excluded.
+    /// Confidently low candidates (below `CONFIDENTLY_LOW`, at most 10) are
+    /// excluded.
     fn exclude_low(&mut self, excluded: &mut Vec<String>) {
         for p in &self.candidates {
             let Some(k) = self.files.get(p) else { continue };
             let wanted = self.query.focus_areas.contains(p);
-            if k.relevance < 0.3
+            if k.relevance < CONFIDENTLY_LOW
                 && !wanted
                 && excluded.len() < 10
                 && !self.query.excludes.contains(p)

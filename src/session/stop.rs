@@ -38,8 +38,8 @@ pub struct CycleFacts {
     /// Files linked to the high files in the code graph (they call, are
     /// called by or share a name with one) that are not in context yet:
     /// like a critical gap, they keep the loop from stopping as
-    /// `sufficient` (and, after the agent's judgments, `converged` or
-    /// `budget`) while cycles are left. Without judgments a full budget
+    /// `sufficient` (and, after the agent's judgments, `converged`) while
+    /// cycles are left. Without judgments a full budget
     /// stops the loop whatever is linked: a linked file joins after the
     /// whole answer, where a full budget leaves it no snippet text, so the
     /// cycle that brought it in cost a call its time for nothing shown (bat,
@@ -52,7 +52,20 @@ pub struct CycleFacts {
     /// gap or a linked file is left: the files the agent just confirmed have
     /// not been followed. Without judgments the later cycles add only below
     /// the first cycle's answer, so level scores end the loop as before.
+    /// A full budget never ends a judged loop: the agent's rejected files
+    /// give their places to files it has not seen and the files linked to
+    /// what it confirmed join right below them, so the next cycle changes
+    /// the answer's text (see `rejected`).
     pub judged: bool,
+    /// Files the agent judged confidently low in this cycle (below 0.3,
+    /// the level `refine` excludes at). Their places in the answer go to
+    /// files the agent has not seen, so level scores do not end the loop
+    /// after such judgments: the best scores fall as the answer moves on to
+    /// files the engine scored lower, and the agent asked for others. With
+    /// the bench's simulated judge on the 158 multi-file dev tasks, the
+    /// judged loop stopped as `converged` after its second cycle on 14 of
+    /// the 26 tasks it left incomplete.
+    pub rejected: usize,
 }
 
 /// What the loop does after an evaluation.
@@ -77,12 +90,12 @@ impl Decision {
     /// without them (`open_links` 0): the loop refines (they are the next
     /// cycle's candidates), or it stops for a reason an open link overrides
     /// in [`decide`] (`sufficient`, and after the agent's judgments
-    /// `converged` and `budget`). The caller looks for links only then, and
+    /// `converged`). The caller looks for links only then, and
     /// only while cycles are left.
     pub fn wants_links(self, facts: &CycleFacts) -> bool {
         match self.stop() {
             None | Some(StopReason::Sufficient) => true,
-            Some(StopReason::Converged | StopReason::Budget) => facts.judged,
+            Some(StopReason::Converged) => facts.judged,
             Some(_) => false,
         }
     }
@@ -135,15 +148,13 @@ pub fn decide(facts: &CycleFacts, cfg: &LoopConfig) -> Decision {
         Some(StopReason::Sufficient)
     } else if facts.cycle >= cfg.max_cycles {
         Some(StopReason::MaxCycles)
-    } else if !(facts.judged && critical)
+    } else if !(facts.judged && (critical || facts.rejected > 0))
         && facts
             .previous_top_mean
             .is_some_and(|prev| facts.top_mean - prev < CONVERGED_DELTA)
     {
         Some(StopReason::Converged)
-    } else if facts.context_tokens > cfg.budget_tokens
-        && facts.critical_gaps == 0
-        && !(facts.judged && facts.open_links > 0)
+    } else if facts.context_tokens > cfg.budget_tokens && facts.critical_gaps == 0 && !facts.judged
     {
         Some(StopReason::Budget)
     } else {
@@ -171,6 +182,7 @@ mod tests {
             stopped_early: None,
             open_links: 0,
             judged: false,
+            rejected: 0,
         }
     }
 
@@ -296,10 +308,11 @@ mod tests {
         assert!(converged.wants_links(&judged), "judged level scores wait");
         assert!(Decision::Refine.wants_links(&level));
         assert!(Decision::Finalize(StopReason::Sufficient).wants_links(&level));
-        let full = Decision::Finalize(StopReason::Budget);
-        assert!(!full.wants_links(&level), "unjudged, a full budget stops");
-        assert!(full.wants_links(&judged), "judged, it waits for the links");
-        for reason in [StopReason::MaxCycles, StopReason::NoCandidates] {
+        for reason in [
+            StopReason::MaxCycles,
+            StopReason::NoCandidates,
+            StopReason::Budget,
+        ] {
             assert!(
                 !Decision::Finalize(reason).wants_links(&judged),
                 "{reason:?}"
@@ -308,7 +321,7 @@ mod tests {
     }
 
     #[test]
-    fn a_full_budget_stops_unless_a_gap_is_critical() {
+    fn a_full_budget_stops_an_unjudged_loop_unless_a_gap_is_critical() {
         let full = CycleFacts {
             context_tokens: 6_001,
             ..facts()
@@ -335,14 +348,53 @@ mod tests {
             ..full
         };
         assert_eq!(stop(&linked), Some(StopReason::Budget));
-        let judged = CycleFacts {
+        // After judgments the next cycle changes the answer's text: the
+        // rejected files give their places, the links join below the
+        // confirmed files.
+        for judged in [
+            CycleFacts {
+                judged: true,
+                ..linked
+            },
+            CycleFacts {
+                judged: true,
+                ..full
+            },
+        ] {
+            assert_eq!(stop(&judged), None, "{judged:?}");
+        }
+    }
+
+    #[test]
+    fn after_the_agent_rejects_files_level_scores_do_not_converge() {
+        let level = CycleFacts {
+            cycle: 2,
+            previous_top_mean: Some(0.5),
+            top_mean: 0.4,
             judged: true,
-            ..linked
+            ..facts()
         };
+        assert_eq!(stop(&level), Some(StopReason::Converged));
+        let rejected = CycleFacts {
+            rejected: 3,
+            ..level.clone()
+        };
+        assert_eq!(decide(&rejected, &config()), Decision::Refine);
+        // The last cycle still ends the loop, and without judgments a
+        // rejection count means nothing.
         assert_eq!(
-            stop(&judged),
-            None,
-            "the agent's confirmed files are followed"
+            stop(&CycleFacts {
+                cycle: 3,
+                ..rejected.clone()
+            }),
+            Some(StopReason::MaxCycles)
+        );
+        assert_eq!(
+            stop(&CycleFacts {
+                judged: false,
+                ..rejected
+            }),
+            Some(StopReason::Converged)
         );
     }
 
