@@ -49,6 +49,24 @@ fn paths(files: &[ctxloop::types::File]) -> Vec<&str> {
     files.iter().map(|f| f.path.as_str()).collect()
 }
 
+/// A step-wise session's first `dispatch` of the task on `dir`.
+fn start(engine: &Engine, dir: &Path) -> ctxloop::types::DispatchOutput {
+    engine
+        .dispatch(
+            DispatchRequest {
+                session_id: None,
+                start: RetrieveParams {
+                    task: TASK.into(),
+                    root: Some(dir.to_string_lossy().into_owned()),
+                    ..Default::default()
+                }
+                .into(),
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap()
+}
+
 /// The task's answer after one cycle and after up to three, on `dir`.
 fn one_and_three_cycles(dir: &Path) -> (RetrieveOutput, RetrieveOutput) {
     let engine = Engine::new(EngineOptions::default());
@@ -105,20 +123,7 @@ fn a_judged_high_file_pulls_in_its_neighbours_and_refine_says_why() {
     let dir = tempfile::tempdir().unwrap();
     tree(dir.path());
     let engine = Engine::new(EngineOptions::default());
-    let d1 = engine
-        .dispatch(
-            DispatchRequest {
-                session_id: None,
-                start: RetrieveParams {
-                    task: TASK.into(),
-                    root: Some(dir.path().to_string_lossy().into_owned()),
-                    ..Default::default()
-                }
-                .into(),
-            },
-            &CallOptions::PLAIN,
-        )
-        .unwrap();
+    let d1 = start(&engine, dir.path());
     let sid = d1.session_id.clone();
     assert!(d1.candidates[0].snippets.iter().any(|s| !s.text.is_empty()));
     // A judge confirms the invoice module and rejects every other file it saw.
@@ -207,20 +212,7 @@ fn files_the_agent_rejected_give_their_places_to_files_it_has_not_seen() {
     tree(dir.path());
     weaker_notes(dir.path());
     let engine = Engine::new(EngineOptions::default());
-    let d1 = engine
-        .dispatch(
-            DispatchRequest {
-                session_id: None,
-                start: RetrieveParams {
-                    task: TASK.into(),
-                    root: Some(dir.path().to_string_lossy().into_owned()),
-                    ..Default::default()
-                }
-                .into(),
-            },
-            &CallOptions::PLAIN,
-        )
-        .unwrap();
+    let d1 = start(&engine, dir.path());
     let shown: Vec<String> = d1.candidates.iter().map(|f| f.path.clone()).collect();
     assert_eq!(shown.len(), 10, "the first answer is full: {shown:?}");
     // The agent read all ten and found none of them relevant.

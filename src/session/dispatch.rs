@@ -311,7 +311,7 @@ impl Session {
     fn bring_in_links(&mut self, filter: &Filter) -> Vec<String> {
         let discount = self.weights.later_discount;
         let mut raised = Vec::new();
-        for l in std::mem::take(&mut self.links) {
+        for (j, l) in std::mem::take(&mut self.links).into_iter().enumerate() {
             if !filter.is_match(&l.path) || !self.corpus.contains_key(&l.path) {
                 continue;
             }
@@ -326,6 +326,7 @@ impl Session {
                 continue;
             }
             kept.relevance = relevance;
+            kept.place = Some((self.cycle, CANDIDATES_PER_CYCLE.max(self.config.limit) + j));
             kept.evidence.insert(0, Evidence::Link(l.link.clone()));
             raised.push(l.path);
         }
@@ -347,9 +348,10 @@ impl Session {
         };
         self.candidates.clear();
         let mut out_cands = Vec::new();
-        for s in scored
+        for (place, s) in scored
             .iter()
             .take(CANDIDATES_PER_CYCLE.max(self.config.limit))
+            .enumerate()
         {
             let path = cands[s.idx].rel.to_string();
             let mut relevance = (s.relevance * discount * 1000.0).round() / 1000.0;
@@ -364,7 +366,7 @@ impl Session {
                 }
             }
             let linked_now = linked.contains(&path);
-            self.keep_score(&path, relevance, s, linked_now);
+            self.keep_score(&path, (relevance, place), s, linked_now);
             let kept = &self.files[&path];
             // Files returned earlier are not new unless their score changed.
             let changed = self
@@ -409,7 +411,14 @@ impl Session {
     /// Keeps a cycle's score for `path` as the session's relevance when it
     /// may change it (see the comments inside); a file a link brought in this
     /// cycle (`linked_now`) keeps its link's reason and gains the evidence.
-    fn keep_score(&mut self, path: &str, relevance: f64, s: &score::Scored, linked_now: bool) {
+    fn keep_score(
+        &mut self,
+        path: &str,
+        (relevance, place): (f64, usize),
+        s: &score::Scored,
+        linked_now: bool,
+    ) {
+        let cycle = self.cycle;
         let kept = self.files.entry(path.to_string()).or_default();
         // Later cycles add files; they do not re-rank the ones already known
         // (feedback re-ranking lowered Acc@1, DESIGN.md §4), except files
@@ -418,9 +427,10 @@ impl Session {
         let floored = self.focus.floors.iter().any(|(p, _, _)| p == path);
         // A linked file brought in this cycle keeps its link's reason
         // first and gains the cycle's evidence for it.
-        if !kept.judged && (self.cycle == 1 || !known || floored) && relevance > kept.relevance {
+        if !kept.judged && (cycle == 1 || !known || floored) && relevance > kept.relevance {
             let link = kept.evidence.first().filter(|_| linked_now).cloned();
             kept.relevance = relevance;
+            kept.place = Some((cycle, place));
             kept.evidence = link.into_iter().chain(s.evidence.iter().cloned()).collect();
             kept.defines = s.defines.clone();
         } else if linked_now && !kept.judged {

@@ -37,6 +37,12 @@ struct Kept {
     defines: Vec<String>,
     /// Set when the agent judged this file: its value wins.
     judged: bool,
+    /// Where the engine placed it when its relevance was last set: (cycle,
+    /// place in that cycle's order; links after the cycle's scored files).
+    /// Breaks ties of relevance in the answer, by the evidence's order
+    /// rather than the path: calibration holds files at a tier band's
+    /// floor, and the later cycles' newcomers at the first answer's cap.
+    place: Option<(usize, usize)>,
 }
 
 /// Relevance below which a candidate is confidently low: `refine` excludes
@@ -61,11 +67,14 @@ impl Kept {
 }
 
 /// The session's answer order: files the agent rejected last, then by
-/// relevance (best first), then by path.
+/// relevance (best first), then by the engine's order ([`Kept::place`],
+/// files without one last), then by path.
 fn answer_order(a: (&str, &Kept), b: (&str, &Kept)) -> std::cmp::Ordering {
+    let place = |k: &Kept| k.place.unwrap_or((usize::MAX, usize::MAX));
     a.1.rejected()
         .cmp(&b.1.rejected())
         .then(b.1.relevance.total_cmp(&a.1.relevance))
+        .then(place(a.1).cmp(&place(b.1)))
         .then(a.0.cmp(b.0))
 }
 
@@ -343,6 +352,35 @@ fn extend(v: &mut Vec<String>, add: &[String]) {
 pub(crate) mod tests {
     use super::*;
     use crate::corpus::Corpus;
+
+    #[test]
+    fn the_answer_breaks_ties_by_the_engines_order_and_puts_rejected_files_last() {
+        let kept = |relevance: f64, place: usize, judged: bool| Kept {
+            relevance,
+            place: Some((1, place)),
+            judged,
+            ..Kept::default()
+        };
+        let mut files = [
+            ("a/rejected.py", kept(0.2, 0, true)),
+            ("b/unseen.py", kept(0.1, 12, false)),
+            ("c/placed_later.py", kept(0.5, 7, false)),
+            ("z/placed_first.py", kept(0.5, 3, false)),
+            ("d/confirmed.py", kept(0.9, 9, true)),
+        ];
+        files.sort_by(|a, b| answer_order((a.0, &a.1), (b.0, &b.1)));
+        let order: Vec<&str> = files.iter().map(|f| f.0).collect();
+        assert_eq!(
+            order,
+            [
+                "d/confirmed.py",
+                "z/placed_first.py",
+                "c/placed_later.py",
+                "b/unseen.py",
+                "a/rejected.py"
+            ]
+        );
+    }
 
     pub(crate) fn config() -> LoopConfig {
         let root = env!("CARGO_MANIFEST_DIR").to_string() + "/tests/fixtures/authsvc";
