@@ -1,6 +1,6 @@
 //! A per-file Bloom filter of index terms, for large trees.
 
-use crate::query::for_each_term_hash;
+use crate::query::for_each_term_hash_split_once;
 use rustc_hash::FxHashMap;
 
 /// A Bloom filter of the distinct index terms of a file (by [`term_hash`]):
@@ -51,7 +51,10 @@ impl TermFilter {
         // (a hash of 0, the table's empty value, is always kept).
         let mut hashes: Vec<u64> = Vec::with_capacity(text.len() / 32);
         let mut recent = [0u64; RECENT];
-        for_each_term_hash(text, |h| {
+        // A repeated identifier's parts are split once (their bits are set
+        // then), unless one of them is wanted and must be counted each time.
+        let wanted_part = |h: u64| slot_of.contains_key(&h);
+        for_each_term_hash_split_once(text, wanted_part, |h| {
             if let Some(&i) = slot_of.get(&h) {
                 found[i] += 1;
             }

@@ -11,8 +11,8 @@ pub mod tokenize;
 pub use stopwords::is_stopword;
 pub use termset::TermSet;
 pub use tokenize::{
-    for_each_name_term_hash, for_each_term, for_each_term_hash, for_each_term_str, identifiers,
-    split_identifier, term_hash,
+    for_each_name_term_hash, for_each_term, for_each_term_hash, for_each_term_hash_split_once,
+    for_each_term_str, identifiers, split_identifier, term_hash,
 };
 
 use std::collections::{HashMap, HashSet};

@@ -270,6 +270,45 @@ pub fn for_each_term_hash(text: &str, mut f: impl FnMut(u64)) {
     });
 }
 
+/// Slots of the table of recently split identifiers in
+/// [`for_each_term_hash_split_once`].
+const SPLIT_SEEN: usize = 512;
+
+/// [`for_each_term_hash`] for a filter of a text's distinct terms: every
+/// identifier's hash, but the parts of an identifier split shortly before
+/// (a direct-mapped table of [`SPLIT_SEEN`] whole-identifier hashes) are
+/// not split and hashed again, unless `keep` held for one of its parts'
+/// hashes (a term whose every occurrence is counted). So each part of the
+/// text reaches `f` at least once, and each occurrence of a kept part
+/// exactly as [`for_each_term_hash`] gives it. Splitting every repeat of
+/// an identifier was a quarter of a cold call's CPU on the Linux kernel,
+/// whose files repeat their identifiers many times each.
+pub fn for_each_term_hash_split_once(
+    text: &str,
+    mut keep: impl FnMut(u64) -> bool,
+    mut f: impl FnMut(u64),
+) {
+    let mut split = [0u64; SPLIT_SEEN];
+    each_identifier(text, |id, multi| {
+        let h = term_hash(id);
+        f(h);
+        if !multi {
+            return;
+        }
+        let slot = &mut split[(h >> 55) as usize % SPLIT_SEEN];
+        if *slot == h && h != 0 {
+            return;
+        }
+        let mut kept = false;
+        each_long_part(id, |p| {
+            let ph = term_hash(p);
+            kept |= keep(ph);
+            f(ph);
+        });
+        *slot = if kept { 0 } else { h };
+    });
+}
+
 /// The parts of a file-name identifier: [`each_long_part`]'s, or, for an
 /// identifier of one part that underscores around it made longer
 /// (`_border`, `__init__`, `border_`), that one word. So `_border.py` (a
@@ -334,6 +373,24 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
         /// The eight-bytes-at-a-time identifier scan finds exactly what the
         /// byte-by-byte definition ([`identifiers`]) finds, whatever the bytes.
+        /// Splitting a repeated identifier once gives the same distinct
+        /// terms as splitting every occurrence, and every occurrence of the
+        /// kept terms.
+        #[test]
+        fn splitting_repeats_once_keeps_every_term_and_every_kept_count(
+            text in "(fooBar|foo_bar|Foo|bar_baz|bazQux|x1|_ab_cd| |\\.|\n){0,60}",
+        ) {
+            use std::collections::{BTreeMap, BTreeSet};
+            let mut all: BTreeMap<u64, usize> = BTreeMap::new();
+            for_each_term_hash(&text, |h| *all.entry(h).or_default() += 1);
+            let kept = term_hash("bar");
+            let mut once: BTreeMap<u64, usize> = BTreeMap::new();
+            for_each_term_hash_split_once(&text, |h| h == kept, |h| *once.entry(h).or_default() += 1);
+            let distinct = |m: &BTreeMap<u64, usize>| m.keys().copied().collect::<BTreeSet<u64>>();
+            proptest::prop_assert_eq!(distinct(&all), distinct(&once));
+            proptest::prop_assert_eq!(all.get(&kept), once.get(&kept));
+        }
+
         #[test]
         fn the_fast_scan_finds_the_same_identifiers(text in "[a-zA-Z0-9_ .,()\\[\\]{}@`~\\n\t:é€-]{0,120}") {
             let mut fast = Vec::new();
