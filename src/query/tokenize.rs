@@ -276,7 +276,7 @@ const SPLIT_SEEN: usize = 512;
 
 /// [`for_each_term_hash`] for a filter of a text's distinct terms: every
 /// identifier's hash, but the parts of an identifier split shortly before
-/// (a direct-mapped table of [`SPLIT_SEEN`] whole-identifier hashes) are
+/// (a direct-mapped table of 512 whole-identifier hashes per text) are
 /// not split and hashed again, unless `keep` held for one of its parts'
 /// hashes (a term whose every occurrence is counted). So each part of the
 /// text reaches `f` at least once, and each occurrence of a kept part
