@@ -1,7 +1,7 @@
 //! EVALUATE: apply the agent's judgments, find the gaps, decide.
 
 use super::stop::{self, CycleFacts};
-use super::{links, Kept, Session, CONFIDENTLY_LOW};
+use super::{links, Kept, Session};
 use crate::error::{Error, Result};
 use crate::gaps::{self, InContext};
 use crate::request::ValidJudgment;
@@ -34,7 +34,7 @@ impl Session {
         let ranked = self.ranked();
         let rejected = judgments
             .iter()
-            .filter(|j| j.relevance < CONFIDENTLY_LOW)
+            .filter(|j| self.files[&j.path].rejected())
             .count();
         let mut facts = self.cycle_facts(&ranked, !judgments.is_empty(), rejected);
         let decided = self.decide(&ranked, &mut facts);
@@ -260,10 +260,10 @@ impl Session {
         for f in &evaluations {
             self.returned.insert(f.path.clone(), f.relevance);
         }
-        let unknown = Kept::default();
+        // Every evaluation is a file the session keeps (built from `files`).
         evaluations.sort_by(|a, b| {
-            let kept = |f: &File| self.files.get(&f.path).unwrap_or(&unknown);
-            super::answer_order((&a.path, kept(a)), (&b.path, kept(b)))
+            let (ka, kb) = (&self.files[&a.path], &self.files[&b.path]);
+            super::answer_order((&a.path, ka), (&b.path, kb))
         });
         let (tokens, dropped) = self
             .pipeline
