@@ -280,9 +280,10 @@ const SPLIT_SEEN: usize = 512;
 /// not split and hashed again, unless `keep` held for one of its parts'
 /// hashes (a term whose every occurrence is counted). So each part of the
 /// text reaches `f` at least once, and each occurrence of a kept part
-/// exactly as [`for_each_term_hash`] gives it. Splitting every repeat of
-/// an identifier was a quarter of a cold call's CPU on the Linux kernel,
-/// whose files repeat their identifiers many times each.
+/// exactly as [`for_each_term_hash`] gives it. Tokenizing for the filters
+/// was a quarter of a cold call's CPU on the Linux kernel (`perf`:
+/// `for_each_term_hash` 26 %); splitting each repeat once cut that call
+/// from 4.12 to 3.77 s.
 pub fn for_each_term_hash_split_once(
     text: &str,
     mut keep: impl FnMut(u64) -> bool,
