@@ -131,20 +131,8 @@ fn judged_cycles(
     let mut cycles: Vec<(Vec<File>, usize, f64)> = Vec::new();
     let mut judged: HashSet<String> = HashSet::new();
     loop {
-        // What the agent was shown and has not judged yet: this dispatch's
-        // candidates and the last answer's files (it read both).
         let last_answer = cycles.last().map(|c| c.0.as_slice()).unwrap_or_default();
-        let judgments = d
-            .candidates
-            .iter()
-            .chain(last_answer)
-            .filter(|f| judged.insert(f.path.clone()))
-            .map(|f| Judgment {
-                path: f.path.clone(),
-                relevance: judge(&f.path, &task.gold_files),
-                missing_context: None,
-            })
-            .collect();
+        let judgments = judgments(&d.candidates, last_answer, &mut judged, &task.gold_files);
         let e = engine.evaluate(
             EvaluateRequest {
                 session_id: id.clone(),
@@ -179,6 +167,28 @@ fn judged_cycles(
     Ok(cycles)
 }
 
+/// The judgments of one cycle: every file the agent was shown and has not
+/// judged yet (`judged`, which this extends), this dispatch's `candidates`
+/// first, then the files of the last `evaluate` answer (it read both), each
+/// once, by [`judge`].
+fn judgments(
+    candidates: &[File],
+    last_answer: &[File],
+    judged: &mut HashSet<String>,
+    gold: &[String],
+) -> Vec<Judgment> {
+    candidates
+        .iter()
+        .chain(last_answer)
+        .filter(|f| judged.insert(f.path.clone()))
+        .map(|f| Judgment {
+            path: f.path.clone(),
+            relevance: judge(&f.path, gold),
+            missing_context: None,
+        })
+        .collect()
+}
+
 /// The judge: [`JUDGE_GOLD`] for a gold file, [`JUDGE_OTHER`] for any other.
 fn judge(path: &str, gold: &[String]) -> f64 {
     let p = normalize_path(path);
@@ -199,5 +209,43 @@ mod tests {
         assert_eq!(judge("src/a.rs", &gold), JUDGE_GOLD);
         assert_eq!(judge("./src/a.rs", &gold), JUDGE_GOLD);
         assert_eq!(judge("src/b.rs", &gold), JUDGE_OTHER);
+    }
+
+    fn file(path: &str) -> File {
+        File {
+            path: path.into(),
+            relevance: 0.5,
+            tier: crate::types::Tier::Medium,
+            reasons: Vec::new(),
+            snippets: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_judge_reads_the_answer_too_and_judges_each_file_once() {
+        let gold = vec!["src/gold.rs".to_string(), "src/second.rs".to_string()];
+        let mut judged = HashSet::new();
+        // Cycle 1: only the dispatch's candidates were shown.
+        let first = judgments(
+            &[file("src/gold.rs"), file("src/other.rs")],
+            &[],
+            &mut judged,
+            &gold,
+        );
+        let paths = |js: &[Judgment]| js.iter().map(|j| j.path.clone()).collect::<Vec<_>>();
+        assert_eq!(paths(&first), ["src/gold.rs", "src/other.rs"]);
+        assert_eq!(first[0].relevance, JUDGE_GOLD);
+        assert_eq!(first[1].relevance, JUDGE_OTHER);
+        // Cycle 2: a gold file that reached the answer without being a
+        // candidate is judged (the agent read the answer); files judged
+        // before, in either list, are not judged again.
+        let second = judgments(
+            &[file("src/other.rs"), file("src/new.rs")],
+            &[file("src/gold.rs"), file("src/second.rs")],
+            &mut judged,
+            &gold,
+        );
+        assert_eq!(paths(&second), ["src/new.rs", "src/second.rs"]);
+        assert_eq!(second[1].relevance, JUDGE_GOLD);
     }
 }
