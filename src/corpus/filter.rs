@@ -53,9 +53,9 @@ impl TermFilter {
         let mut recent = [0u64; RECENT];
         // A repeated identifier's parts are split once (their bits are set
         // then), unless one of them is wanted and must be counted each time.
-        let wanted_part = |h: u64| slot_of.contains_key(&h);
-        for_each_term_hash_split_once(text, wanted_part, |h| {
-            if let Some(&i) = slot_of.get(&h) {
+        for_each_term_hash_split_once(text, |h| {
+            let wanted = slot_of.get(&h).copied();
+            if let Some(i) = wanted {
                 found[i] += 1;
             }
             let slot = &mut recent[(h >> 54) as usize % RECENT];
@@ -63,6 +63,7 @@ impl TermFilter {
                 *slot = h;
                 hashes.push(h);
             }
+            wanted.is_some()
         });
         let words = TermFilter::words_for(hashes.len());
         let mut bits = vec![0u64; words];

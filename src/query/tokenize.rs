@@ -275,20 +275,16 @@ pub fn for_each_term_hash(text: &str, mut f: impl FnMut(u64)) {
 const SPLIT_SEEN: usize = 512;
 
 /// [`for_each_term_hash`] for a filter of a text's distinct terms: every
-/// identifier's hash, but the parts of an identifier split shortly before
-/// (a direct-mapped table of 512 whole-identifier hashes per text) are
-/// not split and hashed again, unless `keep` held for one of its parts'
-/// hashes (a term whose every occurrence is counted). So each part of the
-/// text reaches `f` at least once, and each occurrence of a kept part
-/// exactly as [`for_each_term_hash`] gives it. Tokenizing for the filters
-/// was a quarter of a cold call's CPU on the Linux kernel (`perf`:
-/// `for_each_term_hash` 26 %); splitting each repeat once cut that call
-/// from 4.12 to 3.77 s.
-pub fn for_each_term_hash_split_once(
-    text: &str,
-    mut keep: impl FnMut(u64) -> bool,
-    mut f: impl FnMut(u64),
-) {
+/// identifier's hash goes to `f`, but the parts of an identifier split
+/// shortly before (a direct-mapped table of 512 whole-identifier hashes per
+/// text) are not split and hashed again, unless `f` returned true for one
+/// of its parts' hashes (a term whose every occurrence is counted). So each
+/// part of the text reaches `f` at least once, and each occurrence of a
+/// counted part exactly as [`for_each_term_hash`] gives it. Tokenizing for
+/// the filters was a quarter of a cold call's CPU on the Linux kernel
+/// (`perf`: `for_each_term_hash` 26 %); splitting each repeat once cut that
+/// call from 4.12 to 3.77 s.
+pub fn for_each_term_hash_split_once(text: &str, mut f: impl FnMut(u64) -> bool) {
     let mut split = [0u64; SPLIT_SEEN];
     each_identifier(text, |id, multi| {
         let h = term_hash(id);
@@ -300,13 +296,9 @@ pub fn for_each_term_hash_split_once(
         if *slot == h && h != 0 {
             return;
         }
-        let mut kept = false;
-        each_long_part(id, |p| {
-            let ph = term_hash(p);
-            kept |= keep(ph);
-            f(ph);
-        });
-        *slot = if kept { 0 } else { h };
+        let mut counted = false;
+        each_long_part(id, |p| counted |= f(term_hash(p)));
+        *slot = if counted { 0 } else { h };
     });
 }
 
@@ -386,7 +378,10 @@ mod tests {
             for_each_term_hash(&text, |h| *all.entry(h).or_default() += 1);
             let kept = term_hash("bar");
             let mut once: BTreeMap<u64, usize> = BTreeMap::new();
-            for_each_term_hash_split_once(&text, |h| h == kept, |h| *once.entry(h).or_default() += 1);
+            for_each_term_hash_split_once(&text, |h| {
+                *once.entry(h).or_default() += 1;
+                h == kept
+            });
             let distinct = |m: &BTreeMap<u64, usize>| m.keys().copied().collect::<BTreeSet<u64>>();
             proptest::prop_assert_eq!(distinct(&all), distinct(&once));
             proptest::prop_assert_eq!(all.get(&kept), once.get(&kept));

@@ -310,6 +310,7 @@ impl Session {
     /// Returns the paths whose relevance rose.
     fn bring_in_links(&mut self, filter: &Filter) -> Vec<String> {
         let discount = self.weights.later_discount;
+        let after_scored = self.per_cycle();
         let mut raised = Vec::new();
         for (j, l) in std::mem::take(&mut self.links).into_iter().enumerate() {
             if !filter.is_match(&l.path) || !self.corpus.contains_key(&l.path) {
@@ -326,7 +327,7 @@ impl Session {
                 continue;
             }
             kept.relevance = relevance;
-            kept.place = Some((self.cycle, CANDIDATES_PER_CYCLE.max(self.config.limit) + j));
+            kept.place = Some((self.cycle, after_scored + j));
             kept.evidence.insert(0, Evidence::Link(l.link.clone()));
             raised.push(l.path);
         }
@@ -348,11 +349,7 @@ impl Session {
         };
         self.candidates.clear();
         let mut out_cands = Vec::new();
-        for (place, s) in scored
-            .iter()
-            .take(CANDIDATES_PER_CYCLE.max(self.config.limit))
-            .enumerate()
-        {
+        for (place, s) in scored.iter().take(self.per_cycle()).enumerate() {
             let path = cands[s.idx].rel.to_string();
             let mut relevance = (s.relevance * discount * 1000.0).round() / 1000.0;
             if self.cycle > 1 {
@@ -406,6 +403,13 @@ impl Session {
         out_cands.sort_by(|a, b| b.relevance.total_cmp(&a.relevance));
         out_cands.truncate(self.config.limit);
         out_cands
+    }
+
+    /// Scored files a cycle keeps: [`CANDIDATES_PER_CYCLE`], or the
+    /// answer's `limit` when larger. A link a cycle brings in is placed
+    /// after them ([`Kept::place`]).
+    fn per_cycle(&self) -> usize {
+        CANDIDATES_PER_CYCLE.max(self.config.limit)
     }
 
     /// Keeps a cycle's score for `path` as the session's relevance when it
