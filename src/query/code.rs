@@ -226,12 +226,15 @@ fn is_listing_line(line: &str) -> bool {
 /// Byte ranges of `text` that are an issue or pull-request template's
 /// scaffolding, not the report: Markdown headings after the first line
 /// (`### Goals :soccer:`, `## Steps to reproduce`, `#### Expected
-/// Results`), lines that are one bold label (`**Describe the bug**`), and
+/// Results`), lines that are one bold label (`**Describe the bug**`, also
+/// after a bullet: a review bot's `* **New Features**`), checklist items
+/// (`- [ ] I have added tests`, `- [x] ...`: the template's promises) and
 /// HTML comments (`<!-- Please describe your change -->`, the template's
 /// instructions), outside code blocks (where `# ...` is a comment). The
 /// same words stand in every report of a project (an
 /// Alamofire pull request's "Goals", "Implementation Details", "Testing
-/// Details"), so they matched the docs that use them more than the code.
+/// Details"; trpc's "I have added documentation related to the changes
+/// made"), so they matched the docs that use them more than the code.
 /// `code` is the text's [`code_spans`]. Sorted, disjoint.
 pub fn template_spans(text: &str, code: &[(usize, usize)]) -> Vec<(usize, usize)> {
     let mut spans: Vec<(usize, usize)> = Vec::new();
@@ -254,11 +257,22 @@ pub fn template_spans(text: &str, code: &[(usize, usize)]) -> Vec<(usize, usize)
             && t.starts_with('#')
             && t.trim_start_matches('#').starts_with([' ', '\t'])
             && t.len() - t.trim_start_matches('#').len() <= 6;
-        let label = t.len() > 4
-            && t.starts_with("**")
-            && t.trim_end_matches(':').ends_with("**")
-            && !t[2..t.trim_end_matches(':').len() - 2].contains("**");
-        if heading || label {
+        // A bullet's marker does not change a label (`* **New Features**`).
+        let bare = t
+            .strip_prefix(['*', '-', '+'])
+            .filter(|r| r.starts_with([' ', '\t']))
+            .map_or(t, str::trim_start);
+        let label = bare.len() > 4
+            && bare.starts_with("**")
+            && bare.trim_end_matches(':').ends_with("**")
+            && !bare[2..bare.trim_end_matches(':').len() - 2].contains("**");
+        // A checklist item (`- [ ] I have added tests`, `- [x] ...`): a
+        // template's promise, the same in every report of a project.
+        let checklist = ["[ ]", "[x]", "[X]"].iter().any(|b| {
+            bare.strip_prefix(b)
+                .is_some_and(|r| r.starts_with([' ', '\t']))
+        }) && bare.len() != t.len();
+        if heading || label || checklist {
             spans.push((start, at));
         }
     }
@@ -294,6 +308,23 @@ pub fn within(spans: &[(usize, usize)], pos: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checklist_items_and_bulleted_labels_are_scaffolding_but_bullets_are_not() {
+        // trpc's pull-request template and a review bot's summary.
+        let text = "Fastify form-data type\n\n\
+                    - [ ] I have added documentation related to the changes\n\
+                    - [x] I have added or updated the tests\n\
+                    * **New Features**\n\
+                    * Added multipart support to the fastify adapter.\n\
+                    - [link](x) is a bullet\n";
+        let spans = template_spans(text, &code_spans(text));
+        let covered = |needle: &str| within(&spans, text.find(needle).unwrap());
+        assert!(covered("documentation") && covered("updated") && covered("New Features"));
+        for kept in ["Fastify", "multipart", "link"] {
+            assert!(!covered(kept), "{kept} is the report");
+        }
+    }
 
     #[test]
     fn template_headings_labels_and_comments_are_scaffolding_but_the_title_is_not() {
