@@ -257,21 +257,27 @@ pub fn template_spans(text: &str, code: &[(usize, usize)]) -> Vec<(usize, usize)
             && t.starts_with('#')
             && t.trim_start_matches('#').starts_with([' ', '\t'])
             && t.len() - t.trim_start_matches('#').len() <= 6;
-        // A bullet's marker does not change a label (`* **New Features**`).
-        let bare = t
+        // The text after a bullet's marker (`* **New Features**`).
+        let bullet = t
             .strip_prefix(['*', '-', '+'])
             .filter(|r| r.starts_with([' ', '\t']))
-            .map_or(t, str::trim_start);
-        let label = bare.len() > 4
-            && bare.starts_with("**")
-            && bare.trim_end_matches(':').ends_with("**")
-            && !bare[2..bare.trim_end_matches(':').len() - 2].contains("**");
+            .map(str::trim_start);
+        let bare = bullet.unwrap_or(t);
+        // `**Label**` or `**Label:**`, nothing else: at least `**x**`
+        // without its colons (`**:::` is no label).
+        let inner = bare.trim_end_matches(':');
+        let label = inner.len() > 4
+            && inner.starts_with("**")
+            && inner.ends_with("**")
+            && !inner[2..inner.len() - 2].contains("**");
         // A checklist item (`- [ ] I have added tests`, `- [x] ...`): a
         // template's promise, the same in every report of a project.
-        let checklist = ["[ ]", "[x]", "[X]"].iter().any(|b| {
-            bare.strip_prefix(b)
-                .is_some_and(|r| r.starts_with([' ', '\t']))
-        }) && bare.len() != t.len();
+        let checklist = bullet.is_some_and(|b| {
+            ["[ ]", "[x]", "[X]"].iter().any(|m| {
+                b.strip_prefix(m)
+                    .is_some_and(|r| r.starts_with([' ', '\t']))
+            })
+        });
         if heading || label || checklist {
             spans.push((start, at));
         }
@@ -323,6 +329,16 @@ mod tests {
         assert!(covered("documentation") && covered("updated") && covered("New Features"));
         for kept in ["Fastify", "multipart", "link"] {
             assert!(!covered(kept), "{kept} is the report");
+        }
+    }
+
+    #[test]
+    fn a_line_of_stars_and_colons_is_no_label_and_no_panic() {
+        // `t[2..t.trim_end_matches(':').len() - 2]` sliced 2..0 here.
+        for line in ["**:::", "***::", "* **::", "****"] {
+            let text = format!("Title\n{line}\nbody\n");
+            let spans = template_spans(&text, &code_spans(&text));
+            assert!(!within(&spans, text.find(line).unwrap()), "{line}");
         }
     }
 
