@@ -417,8 +417,9 @@ fn delegate_name(caller: &str, callee: &str) -> bool {
 /// none of the task's words: tokio's `reserve` and `reserve_inner`,
 /// `DelayQueue::reset` and `reset_at`, sympy's `col_insert` and
 /// `_eval_col_insert`. `add_callees` places callees only in free places,
-/// and a file matching eight regions has none. Measured on the dev sets
-/// (full loop, default budget, with the last scored region dropped for
+/// and a file matching `MAX_SNIPPETS` regions has none. Measured on the
+/// dev sets when a file had eight places (full loop, default budget, with
+/// the last scored region dropped for
 /// the delegate): edit recall dev-multilang 51.3 -> 51.6 % (Rust 39.3 ->
 /// 42.0), dev-python 60.7 -> 61.3, dev-questions 72.0 -> 72.5, dev-rust
 /// 67.3 -> 67.0 (a refactor touching a whole file); as an extra place,
