@@ -3,8 +3,9 @@
 
 use super::stage::{Pass, ScoreContext};
 use super::{Candidate, Evidence, Scored, Weights};
-use crate::corpus::{holders_many, Doc};
-use crate::lang::{DefKind, RefKind, Symbols};
+use crate::corpus::{holders_many, term_counts, Doc};
+use crate::lang::{is_test_path, DefKind, RefKind, Symbols};
+use crate::query::term_hash;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -25,32 +26,45 @@ pub(super) fn neighbour_pass(
     scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
     let max_holders = (n as usize / 50).max(3);
     let sources = sources(scored, parsed, w);
-    let links = links(parsed, &sources);
+    let mut links = links(parsed, &sources);
+    let tests = test_mentions(cands, scored, parsed, w, &sources);
+    links.extend(tests.values().flatten().copied());
     let rarity = rarity(cands, links, max_holders);
     let rare = |name: &str| rarity.get(name).copied().unwrap_or(false);
     for s in scored.iter_mut() {
-        let Some(syms) = parsed.get(&s.idx) else {
+        let syms = parsed.get(&s.idx);
+        let mentions = tests.get(&s.idx);
+        if syms.is_none() && mentions.is_none() {
             continue;
-        };
+        }
         let mut best: Option<(f64, Evidence)> = None;
         for (src, raw, defs, uses) in &sources {
             if *src == s.idx {
                 continue;
             }
-            let mut used: Vec<&str> = syms
-                .references
-                .iter()
-                .filter(|r| defs.contains(r.name.as_str()))
-                .map(|r| r.name.as_str())
-                .collect();
+            let mut used: Vec<&str> = match (syms, mentions) {
+                (Some(syms), _) => syms
+                    .references
+                    .iter()
+                    .filter(|r| defs.contains(r.name.as_str()))
+                    .map(|r| r.name.as_str())
+                    .collect(),
+                (None, Some(names)) => names
+                    .iter()
+                    .filter(|n| defs.contains(*n))
+                    .copied()
+                    .collect(),
+                (None, None) => Vec::new(),
+            };
             used.sort_unstable();
             used.dedup();
             used.retain(|n| rare(n));
-            let provides = syms
-                .definitions
-                .iter()
-                .filter(|d| uses.contains(d.name.as_str()) && rare(&d.name))
-                .count();
+            let provides = syms.map_or(0, |syms| {
+                syms.definitions
+                    .iter()
+                    .filter(|d| uses.contains(d.name.as_str()) && rare(&d.name))
+                    .count()
+            });
             let strength =
                 (used.len() as f64 / 2.0)
                     .min(1.0)
@@ -118,6 +132,57 @@ fn sources<'a>(
                 .map(|r| r.name.as_str())
                 .collect();
             Some((s.idx, s.raw, defs, uses))
+        })
+        .collect()
+}
+
+/// The test files among the first `parse_cap` scored files, which the
+/// definition pass does not parse (see `files_to_parse`), with the names
+/// the sources define that each one's text holds as a word (case aside):
+/// a test names what it tests, so a name of a source in a test's text is
+/// read as a use without parsing the test. This keeps the tests of the best
+/// files linked to them ("uses `is_expired` from auth/token.py").
+fn test_mentions<'a>(
+    cands: &[Candidate],
+    scored: &[Scored],
+    parsed: &HashMap<usize, Arc<Symbols>>,
+    w: &Weights,
+    sources: &[Source<'a>],
+) -> HashMap<usize, Vec<&'a str>> {
+    let tests: Vec<usize> = scored
+        .iter()
+        .take(w.parse_cap)
+        .map(|s| s.idx)
+        .filter(|&i| {
+            !parsed.contains_key(&i)
+                && cands[i].doc.language.is_some()
+                && is_test_path(cands[i].rel)
+        })
+        .collect();
+    if tests.is_empty() {
+        return HashMap::new();
+    }
+    let mut names: Vec<&'a str> = sources
+        .iter()
+        .flat_map(|(_, _, defs, _)| defs.iter().copied())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let lower: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+    let terms: Vec<(u64, &str)> = lower.iter().map(|l| (term_hash(l), l.as_str())).collect();
+    let docs: Vec<&Doc> = tests.iter().map(|&i| &**cands[i].doc).collect();
+    let counts = term_counts(&docs, &terms);
+    tests
+        .into_iter()
+        .zip(counts)
+        .map(|(i, row)| {
+            let held = names
+                .iter()
+                .zip(row)
+                .filter(|&(_, c)| c > 0)
+                .map(|(n, _)| *n)
+                .collect();
+            (i, held)
         })
         .collect()
 }
