@@ -118,8 +118,8 @@ type Ident<'a> = (&'a str, usize, f64, bool);
 /// common to the definer count of the module it tests. Their symbols are
 /// parsed later if the answer shows them, and linked to the best files by
 /// the names their text holds (`neighbours::test_mentions`). On sympy's
-/// solveset task they were 21 of the 57 files parsed and 38 % of the bytes
-/// (this pass 381 -> 225 ms, the cold call 19x -> 13x `rg -c -i`). Bench,
+/// solveset task the pass parsed 57 files before and 36 after (381 -> 225
+/// ms; the cold call 19x -> 13x `rg -c -i`). Bench,
 /// 2026-12-05: dev-python and dev-rust kept every gold rank, dev-multilang
 /// Acc@5 66.4 -> 66.8 (gold rose on 4 tasks, fell on 6), dev-questions lost
 /// one task (a prose word two parsed files define, see README).

@@ -3,9 +3,8 @@
 
 use super::stage::{Pass, ScoreContext};
 use super::{Candidate, Evidence, Scored, Weights};
-use crate::corpus::{holders_many, term_counts, Doc};
+use crate::corpus::{holders_many, Doc};
 use crate::lang::{is_test_path, DefKind, RefKind, Symbols};
-use crate::query::term_hash;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -42,19 +41,19 @@ pub(super) fn neighbour_pass(
             if *src == s.idx {
                 continue;
             }
-            let mut used: Vec<&str> = match (syms, mentions) {
-                (Some(syms), _) => syms
+            let mut used: Vec<&str> = match syms {
+                Some(syms) => syms
                     .references
                     .iter()
-                    .filter(|r| defs.contains(r.name.as_str()))
                     .map(|r| r.name.as_str())
+                    .filter(|n| defs.contains(n))
                     .collect(),
-                (None, Some(names)) => names
-                    .iter()
-                    .filter(|n| defs.contains(*n))
+                None => mentions
+                    .into_iter()
+                    .flatten()
                     .copied()
+                    .filter(|n| defs.contains(n))
                     .collect(),
-                (None, None) => Vec::new(),
             };
             used.sort_unstable();
             used.dedup();
@@ -138,7 +137,8 @@ fn sources<'a>(
 
 /// The test files among the first `parse_cap` scored files, which the
 /// definition pass does not parse (see `files_to_parse`), with the names
-/// the sources define that each one's text holds as a word (case aside):
+/// the sources define that each one's text holds as a word (case aside;
+/// [`holders_many`], the search the rarity of links uses):
 /// a test names what it tests, so a name of a source in a test's text is
 /// read as a use without parsing the test. This keeps the tests of the best
 /// files linked to them ("uses `is_expired` from auth/token.py").
@@ -168,23 +168,14 @@ fn test_mentions<'a>(
         .collect();
     names.sort_unstable();
     names.dedup();
-    let lower: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
-    let terms: Vec<(u64, &str)> = lower.iter().map(|l| (term_hash(l), l.as_str())).collect();
     let docs: Vec<&Doc> = tests.iter().map(|&i| &**cands[i].doc).collect();
-    let counts = term_counts(&docs, &terms);
-    tests
-        .into_iter()
-        .zip(counts)
-        .map(|(i, row)| {
-            let held = names
-                .iter()
-                .zip(row)
-                .filter(|&(_, c)| c > 0)
-                .map(|(n, _)| *n)
-                .collect();
-            (i, held)
-        })
-        .collect()
+    let mut held: HashMap<usize, Vec<&'a str>> = HashMap::new();
+    for (name, holders) in names.iter().zip(holders_many(&docs, &names, docs.len())) {
+        for h in holders {
+            held.entry(tests[h]).or_default().push(name);
+        }
+    }
+    held
 }
 
 /// Names that link a parsed file to a source: it uses what the source
