@@ -5,7 +5,7 @@
 //! set another on [`crate::engine::EngineOptions::pipeline`] to add a signal
 //! or replace a stage without forking (`examples/custom_signal.rs`).
 
-use crate::query::TaskQuery;
+use crate::query::{Alternates, TaskQuery};
 use std::sync::Arc;
 
 pub use crate::score::{Candidate, Pass, Rerank, ScoreContext, Scored, Scorer, Signal};
@@ -17,15 +17,16 @@ pub trait QueryStage: Send + Sync {
     /// A short name, for `Debug`.
     fn name(&self) -> &str;
     /// Builds the cycle's query. `feedback` terms must weigh like a single
-    /// mention; `alternates` asks for weaker alternative terms (stems,
-    /// compounds), set when `Weights::alternate` is above 0; once `stop`
-    /// returns true, the rest of the text may be skipped.
+    /// mention; `alternates` says which weaker alternative terms to build
+    /// (stems when `Weights::alternate` is above 0, compounds when
+    /// `Weights::compound` is); once `stop` returns true, the rest of the
+    /// text may be skipped.
     fn build(
         &self,
         task: &str,
         keywords: &[String],
         feedback: &[String],
-        alternates: bool,
+        alternates: Alternates,
         stop: &dyn Fn() -> bool,
     ) -> TaskQuery;
 }
@@ -45,14 +46,10 @@ impl QueryStage for TaskTerms {
         task: &str,
         keywords: &[String],
         feedback: &[String],
-        alternates: bool,
+        alternates: Alternates,
         stop: &dyn Fn() -> bool,
     ) -> TaskQuery {
-        if alternates {
-            TaskQuery::with_alternates(task, keywords, feedback, stop)
-        } else {
-            TaskQuery::with_feedback(task, keywords, feedback, stop)
-        }
+        TaskQuery::with_alternates(task, keywords, feedback, alternates, stop)
     }
 }
 

@@ -43,10 +43,27 @@ pub struct Term {
     /// such terms count when a file *defines* them.
     pub is_code: bool,
     /// A weaker alternative of a task word (a light stem or a two-word
-    /// compound, see `alternates`), not a word of the task: it adds body and
-    /// path matches (scaled by `Weights::alternate`) but no coverage, and
-    /// does not widen the files BM25's statistics come from.
+    /// compound, see `alternates`), not a word of the task: it adds matches
+    /// (a stem's scaled by `Weights::alternate`, a compound's by
+    /// `Weights::compound`) but no coverage, and does not widen the files
+    /// BM25's statistics come from.
     pub alternative: bool,
+    /// An alternative that joins two adjacent words of the task ("file
+    /// middleware" → `filemiddleware`): a file's score counts it only where
+    /// it matches a word of the file's path (`FileMiddleware.swift`), never
+    /// in the body (BM25, passages); snippets weigh the lines that hold it
+    /// as they weigh any query term's.
+    pub compound: bool,
+}
+
+/// Which alternative terms a query builds (see `alternates`): each kind is
+/// counted in every file, so it is built only when its weight is above 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Alternates {
+    /// Light stems of prose words (`mocked` → `mock`): `Weights::alternate`.
+    pub stems: bool,
+    /// Two adjacent words joined (`filemiddleware`): `Weights::compound`.
+    pub compounds: bool,
 }
 
 /// What a task (plus agent keywords) asks for, ready to score with.
@@ -99,28 +116,27 @@ impl TaskQuery {
         feedback: &[String],
         stop: &dyn Fn() -> bool,
     ) -> TaskQuery {
-        TaskQuery::build(task, keywords, feedback, false, stop)
+        TaskQuery::build(task, keywords, feedback, Alternates::default(), stop)
     }
 
-    /// Like [`TaskQuery::with_feedback`], plus weaker alternative terms of
-    /// the prose words (light stems, two-word compounds; see
-    /// `Term::alternative`). Built only when `Weights::alternate` is above 0
-    /// (off by default, see there): otherwise they would be counted in every
-    /// file for nothing.
+    /// Like [`TaskQuery::with_feedback`], plus the weaker alternative terms
+    /// of the prose words `kinds` asks for (light stems, two-word compounds;
+    /// see `Term::alternative`).
     pub fn with_alternates(
         task: &str,
         keywords: &[String],
         feedback: &[String],
+        kinds: Alternates,
         stop: &dyn Fn() -> bool,
     ) -> TaskQuery {
-        TaskQuery::build(task, keywords, feedback, true, stop)
+        TaskQuery::build(task, keywords, feedback, kinds, stop)
     }
 
     fn build(
         task: &str,
         keywords: &[String],
         feedback: &[String],
-        with_alternates: bool,
+        kinds: Alternates,
         stop: &dyn Fn() -> bool,
     ) -> TaskQuery {
         let mut c = TermCounter::default();
@@ -150,12 +166,12 @@ impl TaskQuery {
         }
         // Weaker alternatives of prose words (`mocked` ~ `mock`, "man page"
         // ~ `manpage`), only where the task does not hold the term itself.
-        let mut alternative = HashSet::new();
-        for alt in alternates(task).into_iter().filter(|_| with_alternates) {
+        let mut alternative = HashMap::new();
+        for (alt, compound) in alternates(task, kinds) {
             if !c.counts.contains_key(&alt) {
                 let next = c.counts.len();
                 c.counts.insert(alt.clone(), (ALTERNATE, false, next));
-                alternative.insert(alt);
+                alternative.insert(alt, compound);
             }
         }
         let terms = most_informative(c.counts, &alternative);
@@ -347,58 +363,73 @@ const MAX_COMPOUNDS: usize = 64;
 const MAX_ALTERNATES: usize = 128;
 
 /// Weaker alternative terms for the prose words of `text` (plain words of
-/// letters, outside code, listings and stopwords): a light suffix rule
-/// (`mocked`, `mocking`, `mocks` → `mock`; `mapped` → `map`; `parsed` →
-/// `parse`; `libraries` → `library`) and two adjacent words joined ("man
-/// page" → `manpage`, "time out" → `timeout`; at most [`MAX_COMPOUNDS`]);
-/// at most [`MAX_ALTERNATES`] in all.
+/// letters, outside code, listings and fillers), as (term, is a compound),
+/// of the kinds `kinds` asks for: a light suffix rule (`mocked`, `mocking`,
+/// `mocks` → `mock`; `mapped` → `map`; `parsed` → `parse`; `libraries` →
+/// `library`; not of stopwords) and two adjacent words joined ("man page" →
+/// `manpage`, "file middleware" → `filemiddleware`, the lowercase whole of
+/// `FileMiddleware`; at most [`MAX_COMPOUNDS`]). A compound may hold one
+/// stopword ("file", "get", "list"): the words a reporter writes apart are
+/// often one name in code, and stopwords are the commonest halves of such
+/// names. At most [`MAX_ALTERNATES`] in all.
 /// Candidates that exist in no file match nothing; the caller adds only
 /// those the task does not already hold, at weight [`ALTERNATE`], not
-/// code-like and never task identifiers, so they add path, file-name and
-/// body matches without a definition and leave each exact term's weight
-/// as it was.
-fn alternates(text: &str) -> Vec<String> {
+/// code-like and never task identifiers, so they add matches without a
+/// definition and leave each exact term's weight as it was.
+fn alternates(text: &str, kinds: Alternates) -> Vec<(String, bool)> {
+    let mut out: Vec<(String, bool)> = Vec::new();
+    if kinds == Alternates::default() {
+        return out;
+    }
     let spans = code::code_spans(text);
     let listings = code::listing_spans(text);
-    let plain = |pos: usize, id: &str| {
+    let prose = |pos: usize, id: &str| {
         let b = id.as_bytes();
-        b.len() >= 3
+        b.len() >= 2
             && b[0].is_ascii_alphabetic()
             && b[1..].iter().all(u8::is_ascii_lowercase)
             && !code::within(&spans, pos)
             && !code::within(&listings, pos)
             && !code::is_called_or_member(text, pos, id.len())
-            && !is_stopword(&id.to_ascii_lowercase())
+            && !is_filler(&id.to_ascii_lowercase())
     };
-    let mut out: Vec<String> = Vec::new();
-    let push = |t: String, out: &mut Vec<String>| {
-        if t.len() >= 3 && !is_stopword(&t) && !out.contains(&t) {
-            out.push(t);
+    let push = |t: String, compound: bool, out: &mut Vec<(String, bool)>| {
+        if t.len() >= 3 && !is_stopword(&t) && !out.iter().any(|(o, _)| *o == t) {
+            out.push((t, compound));
         }
     };
     let mut compounds = 0;
-    let mut prev: Option<(usize, String)> = None;
+    // The previous prose word: where it ends, lowercase, a stopword.
+    let mut prev: Option<(usize, String, bool)> = None;
     for (pos, id) in identifiers(text) {
         if out.len() >= MAX_ALTERNATES {
             out.truncate(MAX_ALTERNATES);
             break;
         }
-        if !plain(pos, id) {
+        if !prose(pos, id) {
             prev = None;
             continue;
         }
         let lower = id.to_ascii_lowercase();
-        for stem in light_stems(&lower) {
-            push(stem, &mut out);
-        }
-        if let Some((end, first)) = prev.take() {
-            // Two words separated by one space, in one sentence.
-            if compounds < MAX_COMPOUNDS && &text[end..pos] == " " {
-                compounds += 1;
-                push(format!("{first}{lower}"), &mut out);
+        let stop = is_stopword(&lower);
+        if kinds.stems && !stop {
+            for stem in light_stems(&lower) {
+                push(stem, false, &mut out);
             }
         }
-        prev = Some((pos + id.len(), lower));
+        if let Some((end, first, first_stop)) = prev.take() {
+            // Two words separated by one space, in one sentence, not both
+            // stopwords.
+            if kinds.compounds
+                && compounds < MAX_COMPOUNDS
+                && &text[end..pos] == " "
+                && !(stop && first_stop)
+            {
+                compounds += 1;
+                push(format!("{first}{lower}"), true, &mut out);
+            }
+        }
+        prev = Some((pos + id.len(), lower, stop));
     }
     out
 }
@@ -476,8 +507,9 @@ fn is_filler(lower: &str) -> bool {
 
 /// The query's terms from (occurrence weight, code-like, order of first
 /// mention) per term: at most [`MAX_QUERY_TERMS`], the most informative
-/// (see there), heaviest first; the terms in `alternative` are marked so.
-fn most_informative(counts: Counts, alternative: &HashSet<String>) -> Vec<Term> {
+/// (see there), heaviest first; the terms in `alternative` are marked so
+/// (and as compounds where it says true).
+fn most_informative(counts: Counts, alternative: &HashMap<String, bool>) -> Vec<Term> {
     let mut terms: Vec<(Term, usize)> = counts
         .into_iter()
         .map(|(text, (n, is_code, first))| {
@@ -486,7 +518,8 @@ fn most_informative(counts: Counts, alternative: &HashSet<String>) -> Vec<Term> 
                 // 1 + ln(n) from one mention up; a listed-only term
                 // (n < 1) keeps its fraction.
                 weight: if n >= 1.0 { 1.0 + n.ln() } else { n },
-                alternative: alternative.contains(&text),
+                alternative: alternative.contains_key(&text),
+                compound: alternative.get(&text).copied().unwrap_or(false),
                 text,
                 is_code,
             };
@@ -662,7 +695,7 @@ mod tests {
     #[test]
     fn prose_words_get_weaker_stems_and_compounds_without_changing_exact_terms() {
         let task = "Tests fail when requests are mocked\nthe man page of the mapped libraries";
-        let q = TaskQuery::with_alternates(task, &[], &[], &|| false);
+        let q = TaskQuery::with_alternates(task, &[], &[], ALL, &|| false);
         let term = |t: &str| q.terms.iter().find(|x| x.text == t).cloned();
         for (alt, from) in [
             ("mock", "mocked"),
@@ -683,7 +716,7 @@ mod tests {
         }
         // An exact term keeps its weight when it is also another word's stem.
         let weight = |task: &str| {
-            let q = TaskQuery::with_alternates(task, &[], &[], &|| false);
+            let q = TaskQuery::with_alternates(task, &[], &[], ALL, &|| false);
             q.terms.iter().find(|x| x.text == "mock").unwrap().weight
         };
         assert_eq!(
@@ -691,8 +724,13 @@ mod tests {
             weight("mock the requests")
         );
         // Code is not stemmed.
-        let q3 =
-            TaskQuery::with_alternates("call `parsed_args` and ids.values()", &[], &[], &|| false);
+        let q3 = TaskQuery::with_alternates(
+            "call `parsed_args` and ids.values()",
+            &[],
+            &[],
+            ALL,
+            &|| false,
+        );
         assert!(!q3.terms.iter().any(|x| x.text == "value" || x.text == "id"));
         // The default query (`Weights::alternate` 0) builds none: they
         // would be counted in every file for nothing.
@@ -703,6 +741,45 @@ mod tests {
             plain.terms
         );
         assert!(!plain.terms.iter().any(|t| t.text == "mock"));
+    }
+
+    /// Both kinds of alternative terms.
+    const ALL: Alternates = Alternates {
+        stems: true,
+        compounds: true,
+    };
+
+    #[test]
+    fn two_adjacent_prose_words_make_a_compound_even_with_one_stopword() {
+        let task = "Added a cache policy for file middleware\nfix bug: the file is empty for each `list files` call";
+        let only = Alternates {
+            stems: false,
+            compounds: true,
+        };
+        let q = TaskQuery::with_alternates(task, &[], &[], only, &|| false);
+        let term = |t: &str| q.terms.iter().find(|x| x.text == t);
+        // "file" is a stopword, but "file middleware" is `FileMiddleware`.
+        for c in ["filemiddleware", "cachepolicy", "isempty"] {
+            let t = term(c).unwrap_or_else(|| panic!("{c}: {:?}", q.terms));
+            assert!(t.compound && t.alternative && !t.is_code, "{t:?}");
+            assert!(
+                !q.identifiers.iter().any(|i| i == c),
+                "{c} names no definition"
+            );
+        }
+        // Not two stopwords ("fix bug"), not with a filler ("for each",
+        // "the file"), not inside code, and no stems unless asked for.
+        for none in ["fixbug", "foreach", "thefile", "listfiles"] {
+            assert!(term(none).is_none(), "{none}: {:?}", q.terms);
+        }
+        assert!(q.terms.iter().filter(|t| t.alternative).all(|t| t.compound));
+        // Stems only: no compound.
+        let stems = Alternates {
+            stems: true,
+            compounds: false,
+        };
+        let q = TaskQuery::with_alternates(task, &[], &[], stems, &|| false);
+        assert!(q.terms.iter().all(|t| !t.compound), "{:?}", q.terms);
     }
 
     #[test]

@@ -80,11 +80,11 @@ pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) 
     let mut coverage: Option<f64> = None;
     for ((t, &idf), &tf) in q.terms.iter().zip(&st.idf).zip(&st.tf[idx]) {
         let tf = f64::from(tf);
-        let weight = t.weight * if t.alternative { w.alternate } else { 1.0 };
+        let weight = t.weight * alternative_weight(t, w);
         if weight <= 0.0 {
             continue;
         }
-        if tf > 0.0 {
+        if tf > 0.0 && !t.compound {
             let s = weight * idf * tf * (w.k1 + 1.0) / (tf + norm);
             bm25 += s;
             hits.push((s, &t.text));
@@ -116,6 +116,17 @@ pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) 
     (bm25, path)
 }
 
+/// The multiplier of term `t`'s weight: 1 for a word of the task,
+/// `Weights::compound` for a compound (counted in paths only) and
+/// `Weights::alternate` for a stem.
+pub(super) fn alternative_weight(t: &crate::query::Term, w: &Weights) -> f64 {
+    match (t.alternative, t.compound) {
+        (false, _) => 1.0,
+        (true, true) => w.compound,
+        (true, false) => w.alternate,
+    }
+}
+
 /// Share of the words of `rel`'s file stem that `q`'s terms hold (0 to 1):
 /// 1 for `Style.cs` or `style.py` against "style", a third for
 /// `IndianScaleStyle.cs`, 1 again when the query names the whole identifier
@@ -145,7 +156,10 @@ pub fn stem_coverage(rel: &str, q: &TaskQuery) -> f64 {
     for (whole, parts) in crate::query::tokenize::name_words(stem) {
         let n = parts.len().max(1);
         words += n;
-        matched += if held(&whole) {
+        // A compound of two task words ("file middleware") names the whole
+        // word (`FileMiddleware`).
+        let compound = q.terms.iter().any(|t| t.compound && t.hash == whole);
+        matched += if held(&whole) || compound {
             n
         } else {
             parts.iter().filter(|p| held(p)).count()
@@ -236,6 +250,54 @@ mod tests {
         // A snake_case module name keeps the full bonus for any of its words.
         let q = TaskQuery::new("ignore/types: add Hurl", &[]);
         assert_eq!(stem_coverage("crates/ignore/src/default_types.rs", &q), 1.0);
+    }
+
+    #[test]
+    fn a_file_the_task_names_as_two_words_ranks_first_by_its_name_only() {
+        // vapor: "file middleware" is `FileMiddleware.swift`, but "file" is a
+        // stopword and "middleware" one word of every middleware's name.
+        let files = [
+            (
+                "Sources/Vapor/Middleware/CORSMiddleware.swift",
+                "final class CORSMiddleware: Middleware { let cache: Cache }\n",
+            ),
+            (
+                "Sources/Vapor/Middleware/FileMiddleware.swift",
+                "final class FileMiddleware: Middleware { let root: String }\n",
+            ),
+            (
+                "Sources/Vapor/Sessions/SessionsMiddleware.swift",
+                "final class SessionsMiddleware: Middleware { let cache: Cache }\n",
+            ),
+        ];
+        let task = "Added a cache policy for file middleware";
+        let r = ranked(&files, task);
+        assert_eq!(
+            r[0], "Sources/Vapor/Middleware/FileMiddleware.swift",
+            "{r:?}"
+        );
+        // Named whole by the compound, the file's stem is covered in full.
+        let q =
+            TaskQuery::with_alternates(task, &[], &[], Weights::default().alternates(), &|| false);
+        assert_eq!(
+            stem_coverage("Sources/Vapor/Middleware/FileMiddleware.swift", &q),
+            1.0
+        );
+        // In a body the compound counts for nothing: a file that only uses
+        // `FileMiddleware` gains no BM25 from it.
+        let uses = [
+            (
+                "Sources/App/a.swift",
+                "let m = FileMiddleware(root)\nlet c = cache\n",
+            ),
+            (
+                "Sources/App/b.swift",
+                "let m = CORSMiddleware(root)\nlet c = cache\n",
+            ),
+        ];
+        let scored = super::super::test_score(&uses, task);
+        assert_eq!(scored.len(), 2, "{scored:?}");
+        assert_eq!(scored[0].lexical, scored[1].lexical, "{scored:?}");
     }
 
     #[test]

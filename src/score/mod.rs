@@ -133,15 +133,9 @@ pub(crate) fn test_score(files: &[(&str, &str)], task: &str) -> Vec<Scored> {
         .collect();
     let rels: Vec<&str> = files.iter().map(|(rel, _)| *rel).collect();
     let cands = test_candidates(&rels, &docs);
-    let q = crate::query::TaskQuery::new(task, &[]);
-    score(
-        &cands,
-        &q,
-        &Focus::default(),
-        &Weights::default(),
-        false,
-        &|| false,
-    )
+    let w = Weights::default();
+    let q = crate::query::TaskQuery::with_alternates(task, &[], &[], w.alternates(), &|| false);
+    score(&cands, &q, &Focus::default(), &w, false, &|| false)
 }
 
 /// Scores every allowed candidate with the default [`Scorer`]; BM25's

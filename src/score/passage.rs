@@ -44,7 +44,12 @@ impl Pass for Passages {
         let mut mass = vec![0.0; q.terms.len()];
         let mut index: FxHashMap<u64, usize> = FxHashMap::default();
         for (j, (t, &idf)) in q.terms.iter().zip(&st.idf).enumerate() {
-            let tw = t.weight * if t.alternative { w.alternate } else { 1.0 };
+            // A compound counts in paths only (`Term::compound`).
+            let tw = if t.compound {
+                0.0
+            } else {
+                t.weight * super::bm25::alternative_weight(t, w)
+            };
             if tw > 0.0 && !index.contains_key(&t.hash) {
                 index.insert(t.hash, j);
                 mass[j] = tw * idf;

@@ -198,7 +198,7 @@ impl Session {
             .collect();
         let limits = self.limits.clone();
         let stop = || limits.hit().is_some();
-        let alternates = self.weights.alternate > 0.0;
+        let alternates = self.weights.alternates();
         self.task_query = (self.pipeline.query).build(
             &self.config.task,
             &agent,

@@ -286,6 +286,7 @@ fn new_key(lines: &[&str], q: &TaskQuery) -> Option<String> {
     };
     q.terms
         .iter()
+        .filter(|t| !t.alternative)
         .map(|t| t.text.as_str())
         .find(|t| {
             t.len() >= 2
