@@ -528,8 +528,11 @@ fn most_informative(counts: Counts, alternative: &HashMap<String, bool>) -> Vec<
         .collect();
     if terms.len() > MAX_QUERY_TERMS {
         // The most informative (see MAX_QUERY_TERMS); an O(n) selection.
+        // An alternative term (a stem, a compound) never takes the place
+        // of a word the task holds, even one only listed.
         let key = |(t, first): &(Term, usize)| {
             (
+                t.alternative,
                 std::cmp::Reverse(t.weight.to_bits()),
                 !t.is_code,
                 std::cmp::Reverse(t.text.len()),
@@ -773,6 +776,19 @@ mod tests {
             assert!(term(none).is_none(), "{none}: {:?}", q.terms);
         }
         assert!(q.terms.iter().filter(|t| t.alternative).all(|t| t.compound));
+        // Past the cap of query terms, the task's own words stay and the
+        // compounds go, though a listed word weighs less than a compound.
+        // (A package listing: each word weighs `LISTED`.)
+        let words: Vec<String> = (0..MAX_QUERY_TERMS)
+            .map(|i| format!("pkg{i:04}x 1.0.0"))
+            .collect();
+        let long = format!("file middleware\n\n{}\n", words.join("\n"));
+        let q = TaskQuery::with_alternates(&long, &[], &[], only, &|| false);
+        assert_eq!(q.terms.len(), MAX_QUERY_TERMS);
+        assert!(
+            q.terms.iter().all(|t| !t.alternative),
+            "a compound was kept"
+        );
         // Stems only: no compound.
         let stems = Alternates {
             stems: true,
