@@ -54,6 +54,10 @@ pub struct Doc {
     /// Hashes of the terms of the file name's stem only.
     pub stem_terms: Vec<u64>,
     pub language: Option<&'static LanguageSpec>,
+    /// Whether the file is a bundler's or compiler's output: its last line
+    /// links its source map (`//# sourceMappingURL=…` or the CSS form),
+    /// as esbuild, webpack, Rollup, tsc and Sass write it.
+    pub source_mapped: bool,
     /// The parsed symbols, once a parse finished or hit the file's budget
     /// (a parse the call stopped is not kept). Locked while parsing, so a
     /// file is parsed by one thread at a time.
@@ -70,6 +74,19 @@ pub(super) enum Known {
     /// (term hash, count) of every term, sorted by hash, as [`Doc::terms`]
     /// gives them (from the persistent cache).
     Every(Vec<(u64, u32)>),
+}
+
+/// Whether the last non-blank line of `text` links a source map (see
+/// [`Doc::source_mapped`]): code that merely mentions one (a bundler's own
+/// source) has it elsewhere.
+fn links_source_map(text: &str) -> bool {
+    let last = text
+        .trim_end()
+        .rsplit('\n')
+        .next()
+        .unwrap_or("")
+        .trim_start();
+    last.starts_with("//# sourceMappingURL=") || last.starts_with("/*# sourceMappingURL=")
 }
 
 impl Doc {
@@ -101,6 +118,7 @@ impl Doc {
         Doc {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             language: lang::language_of(rel),
+            source_mapped: links_source_map(&text),
             len: text.len(),
             text: match source {
                 Some(_) => OnceLock::new(),

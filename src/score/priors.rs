@@ -210,6 +210,11 @@ pub(super) fn prior(c: &Candidate, w: &Weights, q: &TaskQuery) -> (f64, &'static
             w.aside_prior,
             "a single-file build of the library (amalgamation)",
         )
+    } else if c.doc.source_mapped {
+        // A bundle committed beside its sources (Phoenix's
+        // `priv/static/phoenix.mjs` holds every module of `assets/js/`):
+        // it repeats their names, and fixes land in the sources.
+        (w.aside_prior, "build output (links its source map)")
     } else if file == "__init__.py" || file == "mod.rs" || file == "lib.rs" {
         (w.init_prior, "package index file")
     } else if !crate::lang::is_code_path(rel) {
@@ -465,6 +470,18 @@ mod tests {
             assert!(cand_prior(p) < 1.0, "{p}");
         }
         assert_eq!(cand_prior("lib/adapters/http.js"), 1.0);
+        // Wherever it lies, a bundle's last line links its source map;
+        // a bundler's own source only mentions one.
+        let bundle = "var Phoenix = (() => {\n})();\n//# sourceMappingURL=phoenix.mjs.map\n\n";
+        assert!(prior_of("priv/static/phoenix.mjs", bundle, "fix the bug") < 1.0);
+        assert!(prior_of("web/phoenix.mjs", bundle, "fix the bug") < 1.0);
+        let css = "a { color: red }\n/*# sourceMappingURL=app.css.map */\n";
+        assert!(prior_of("web/app.js", css, "fix the bug") < 1.0);
+        let plugin = "const s = `//# sourceMappingURL=${url}`;\nmodule.exports = s;\n";
+        assert_eq!(
+            prior_of("lib/SourceMapPlugin.js", plugin, "fix the bug"),
+            1.0
+        );
         assert_eq!(cand_prior("src/distance.py"), 1.0);
         assert_eq!(cand_prior("pkg/distributions/normal.py"), 1.0);
     }
