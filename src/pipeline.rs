@@ -31,8 +31,9 @@ pub trait QueryStage: Send + Sync {
     ) -> TaskQuery;
 }
 
-/// The default query stage: [`TaskQuery::with_feedback`] (tokenizer,
-/// stopwords, structural references, at most `MAX_QUERY_TERMS` terms).
+/// The default query stage: [`TaskQuery::with_alternates`] (tokenizer,
+/// stopwords, structural references, the alternative terms the weights ask
+/// for, at most `MAX_QUERY_TERMS` terms).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TaskTerms;
 

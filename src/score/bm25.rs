@@ -80,22 +80,19 @@ pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) 
     let mut coverage: Option<f64> = None;
     for ((t, &idf), &tf) in q.terms.iter().zip(&st.idf).zip(&st.tf[idx]) {
         let tf = f64::from(tf);
-        let weight = t.weight * alternative_weight(t, w);
-        if weight <= 0.0 {
-            continue;
-        }
-        if tf > 0.0 && !t.compound {
-            let s = weight * idf * tf * (w.k1 + 1.0) / (tf + norm);
+        let (body, in_path) = (t.weight * body_weight(t, w), t.weight * path_weight(t, w));
+        if tf > 0.0 && body > 0.0 {
+            let s = body * idf * tf * (w.k1 + 1.0) / (tf + norm);
             bm25 += s;
             hits.push((s, &t.text));
         }
-        if doc.path_terms.binary_search(&t.hash).is_ok() {
+        if in_path > 0.0 && doc.path_terms.binary_search(&t.hash).is_ok() {
             let stem = if doc.stem_terms.contains(&t.hash) {
                 *coverage.get_or_insert_with(|| stem_coverage(ctx.cands[idx].rel, q))
             } else {
                 0.0
             };
-            path += weight * idf * (w.path + w.stem * stem);
+            path += in_path * idf * (w.path + w.stem * stem);
             path_hits.push(&t.text);
         }
     }
@@ -116,14 +113,24 @@ pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) 
     (bm25, path)
 }
 
-/// The multiplier of term `t`'s weight: 1 for a word of the task,
-/// `Weights::compound` for a compound (counted in paths only) and
-/// `Weights::alternate` for a stem.
-pub(super) fn alternative_weight(t: &crate::query::Term, w: &Weights) -> f64 {
+/// The multiplier of term `t`'s weight in a file's body (BM25, passages):
+/// 1 for a word of the task, `Weights::alternate` for a stem, 0 for a
+/// compound (it counts in paths only, `Term::compound`).
+pub(super) fn body_weight(t: &crate::query::Term, w: &Weights) -> f64 {
     match (t.alternative, t.compound) {
         (false, _) => 1.0,
-        (true, true) => w.compound,
+        (true, true) => 0.0,
         (true, false) => w.alternate,
+    }
+}
+
+/// The multiplier of term `t`'s weight in a file's path: as in the body,
+/// but `Weights::compound` for a compound.
+fn path_weight(t: &crate::query::Term, w: &Weights) -> f64 {
+    if t.compound {
+        w.compound
+    } else {
+        body_weight(t, w)
     }
 }
 
@@ -157,9 +164,12 @@ pub fn stem_coverage(rel: &str, q: &TaskQuery) -> f64 {
         let n = parts.len().max(1);
         words += n;
         // A compound of two task words ("file middleware") names the whole
-        // word (`FileMiddleware`).
-        let compound = q.terms.iter().any(|t| t.compound && t.hash == whole);
-        matched += if held(&whole) || compound {
+        // word (`FileMiddleware`) as the word itself would.
+        let whole_named = q
+            .terms
+            .iter()
+            .any(|t| t.hash == whole && (!t.alternative || t.compound));
+        matched += if whole_named {
             n
         } else {
             parts.iter().filter(|p| held(p)).count()

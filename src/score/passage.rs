@@ -44,12 +44,7 @@ impl Pass for Passages {
         let mut mass = vec![0.0; q.terms.len()];
         let mut index: FxHashMap<u64, usize> = FxHashMap::default();
         for (j, (t, &idf)) in q.terms.iter().zip(&st.idf).enumerate() {
-            // A compound counts in paths only (`Term::compound`).
-            let tw = if t.compound {
-                0.0
-            } else {
-                t.weight * super::bm25::alternative_weight(t, w)
-            };
+            let tw = t.weight * super::bm25::body_weight(t, w);
             if tw > 0.0 && !index.contains_key(&t.hash) {
                 index.insert(t.hash, j);
                 mass[j] = tw * idf;
