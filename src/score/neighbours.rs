@@ -1,10 +1,12 @@
 //! The neighbour pass: relevance flows along definition/use edges from the
 //! best few files.
 
+use super::priors::prior;
 use super::stage::{Pass, ScoreContext};
 use super::{Candidate, Evidence, Scored, Weights};
 use crate::corpus::{holders_many, Doc};
 use crate::lang::{is_test_path, DefKind, RefKind, Symbols};
+use crate::query::TaskQuery;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -14,9 +16,12 @@ use std::sync::Arc;
 const RARITY_SAMPLE: usize = 8192;
 
 /// Relevance flows from the best few files to parsed files that use their
-/// definitions or define what they use, through names held by few files.
+/// definitions or define what they use, through names held by few files;
+/// what a file receives is scaled by its prior (`priors::prior`), like the
+/// rest of its evidence.
 pub(super) fn neighbour_pass(
     cands: &[Candidate],
+    q: &TaskQuery,
     w: &Weights,
     scored: &mut [Scored],
     parsed: &HashMap<usize, Arc<Symbols>>,
@@ -37,6 +42,12 @@ pub(super) fn neighbour_pass(
             continue;
         }
         let mut best: Option<(f64, Evidence)> = None;
+        // The file's prior scales what flows to it as it scaled its own
+        // evidence: a bundle of the project's code (axios's
+        // `dist/node/axios.cjs`) or a test uses every name of the source it
+        // repeats or tests, and took the full boost on top of its scaled
+        // score (2nd of 6 on an axios task, above the source).
+        let receiver_prior = prior(&cands[s.idx], w, q).0;
         for (src, raw, defs, uses) in &sources {
             if *src == s.idx {
                 continue;
@@ -68,7 +79,7 @@ pub(super) fn neighbour_pass(
                 (used.len() as f64 / 2.0)
                     .min(1.0)
                     .max(if provides > 0 { 0.5 } else { 0.0 });
-            let boost = w.neighbour * raw * strength;
+            let boost = w.neighbour * raw * strength * receiver_prior;
             if boost > best.as_ref().map_or(0.0, |b| b.0) {
                 let src_path = cands[*src].rel;
                 let why = Evidence::Neighbour {
@@ -100,7 +111,14 @@ impl Pass for Neighbours {
         if ctx.must_hurry() {
             return;
         }
-        neighbour_pass(ctx.cands, ctx.weights, scored, &ctx.parsed, ctx.stats.n);
+        neighbour_pass(
+            ctx.cands,
+            ctx.query,
+            ctx.weights,
+            scored,
+            &ctx.parsed,
+            ctx.stats.n,
+        );
     }
 }
 
@@ -231,4 +249,48 @@ fn rarity<'a>(
         .zip(held)
         .map(|(n, h)| (n, h.len() <= cap))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::score::test_score;
+
+    #[test]
+    fn what_flows_to_a_bundle_or_an_example_is_scaled_by_its_prior() {
+        // The same text at two paths: the project's source and a copy under
+        // `examples/` (docs prior). Both use the two names the best file
+        // defines, so relevance flows to both; the example's share is scaled
+        // by its prior like its own words, so its score is the prior times
+        // the source's, not the source's boost added to a scaled score.
+        let user = "import { buildAddressEntry, flushOnFinish } from './http';\n\
+                    function proxy(socket) {\n  buildAddressEntry(socket);\n  \
+                    flushOnFinish(socket);\n}\n";
+        let files = [
+            (
+                "lib/http.js",
+                "export function buildAddressEntry(socket) { return socket.address; }\n\
+                 export function flushOnFinish(socket) { socket.flush(); }\n\
+                 // proxy socket address\n",
+            ),
+            ("lib/proxy.js", user),
+            ("examples/proxy.js", user),
+            ("lib/other.js", "function unrelated() { return 1; }\n"),
+        ];
+        let scored = test_score(&files, "proxy socket address is lost");
+        let of = |rel: &str| {
+            scored
+                .iter()
+                .find(|s| files[s.idx].0 == rel)
+                .unwrap_or_else(|| panic!("{rel} not scored: {scored:?}"))
+        };
+        let (source, example) = (of("lib/proxy.js"), of("examples/proxy.js"));
+        assert!(source.neighbour && example.neighbour, "{scored:?}");
+        let prior = crate::score::Weights::default().aside_prior;
+        assert!(
+            (example.raw - prior * source.raw).abs() < 1e-9,
+            "example {} vs source {} x {prior}",
+            example.raw,
+            source.raw
+        );
+    }
 }

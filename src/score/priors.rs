@@ -12,7 +12,9 @@ use crate::lang::{is_aside_path, is_test_double_path};
 
 /// Release notes and project-process documents (`CHANGELOG.md`, `NEWS`,
 /// `CONTRIBUTING.md`, and the instructions kept for coding agents:
-/// `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`) and man pages (`foo.1`): they
+/// `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`) and man pages (`foo.1`, or the
+/// template a build fills in, `foo.1.in`: bat's `assets/manual/bat.1.in`
+/// was in the top 5 of 6 of its 20 dev-multilang tasks): they
 /// mention every feature and name, and a fix never lands in them
 /// (Humanizer's `CLAUDE.md` and `AGENTS.md` took ranks 4 and 5 of a
 /// dev-multilang task whose fix is in a source generator). A leading `_`
@@ -49,6 +51,8 @@ fn is_notes_file(file: &str) -> bool {
             | "CLAUDE"
             | "GEMINI"
     ) || file
+        .strip_suffix(".in")
+        .unwrap_or(file)
         .rsplit_once('.')
         .is_some_and(|(_, e)| e.len() == 1 && e.as_bytes()[0].is_ascii_digit())
 }
@@ -399,6 +403,9 @@ mod tests {
             "AGENTS.md",
             "CLAUDE.md",
             "crates/nu-cli/AGENTS.md",
+            // A man page, and the template of one.
+            "doc/bat.1",
+            "assets/manual/bat.1.in",
         ] {
             assert!(cand_prior(p) <= w.notes_prior, "{p}");
         }
