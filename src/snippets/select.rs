@@ -246,7 +246,10 @@ fn scored_regions(
     for (i, d) in defs.iter().enumerate() {
         let (s, e) = (d.start_line, d.end_line.min(lines.len()));
         let mut score = region_hits(&lines[s - 1..e], q);
-        if defines.contains(&d.name) {
+        if is_constructor(d) {
+            // Named by its class: the class is the definition the task
+            // names, not each of its constructors.
+        } else if defines.contains(&d.name) {
             score += 100.0;
         } else if q.identifiers.contains(&d.name) {
             score += 30.0;
@@ -264,6 +267,15 @@ fn scored_regions(
     }
     regions.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     regions
+}
+
+/// Whether `d` is a constructor written with its class's name (Java, C#,
+/// C++, Dart: `Foo(...)` in `class Foo`): a task that names the class
+/// names every one of them. When each counted as the named definition,
+/// commons-io's `FileAlterationObserver` (nine constructors) filled the
+/// file's snippets with them, and the methods the fix changed were left out.
+fn is_constructor(d: &Definition) -> bool {
+    matches!(d.kind, DefKind::Function | DefKind::Method) && d.parent.as_deref() == Some(&d.name)
 }
 
 /// Up to `MAX_SNIPPETS` regions that do not overlap once cut, best first,
@@ -521,6 +533,42 @@ mod tests {
         );
         // Lines 1-100 and the blank line after, where a new function goes.
         assert_eq!((sn[0].start_line, sn[0].end_line), (1, 101), "{:?}", sn[0]);
+    }
+
+    #[test]
+    fn constructors_named_by_the_class_leave_room_for_the_method_to_change() {
+        // A Java class the task names, with fourteen constructors (each named
+        // like the class, a doc comment between) ahead of the one method that
+        // notifies the listeners, 200 lines down.
+        let mut text = String::from("public class Observer {\n");
+        for i in 0..14 {
+            text.push_str(&format!(
+                "    /**\n     * Constructs an observer, form {i}.\n     */\n    \
+                 public Observer(int a{i}) {{\n        this.size = a{i};\n    }}\n\n"
+            ));
+        }
+        while text.lines().count() < 200 {
+            text.push_str("    private int pad;\n");
+        }
+        text.push_str(
+            "    public void checkAndNotify() {\n        \
+             listeners.forEach(listener -> listener.onStart(this));\n    }\n}\n",
+        );
+        let doc = crate::corpus::Doc::for_test("src/Observer.java", &text);
+        let q = TaskQuery::new("Observer notifies all listeners", &[]);
+        let sn = snippets(&doc, &q, &["Observer".to_string()], &|| false);
+        let at = text
+            .lines()
+            .position(|l| l.contains("listeners.forEach"))
+            .unwrap()
+            + 1;
+        assert!(
+            sn.iter().any(|s| s.start_line <= at && at <= s.end_line),
+            "line {at} not shown: {:?}",
+            sn.iter()
+                .map(|s| (s.start_line, s.end_line))
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]
