@@ -46,7 +46,8 @@ pub(super) fn neighbour_pass(
         // evidence: a bundle of the project's code (axios's
         // `dist/node/axios.cjs`) or a test uses every name of the source it
         // repeats or tests, and took the full boost on top of its scaled
-        // score (2nd of 6 on an axios task, above the source).
+        // score (2nd on axios-7004707c4180, above `lib/adapters/http.js`,
+        // the file the fix changed).
         let receiver_prior = prior(&cands[s.idx], w, q).0;
         for (src, raw, defs, uses) in &sources {
             if *src == s.idx {

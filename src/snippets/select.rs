@@ -511,6 +511,19 @@ fn join_signatures(chosen: &mut [(usize, usize, usize)], defs: &[Definition]) {
 mod tests {
     use super::*;
 
+    /// The 1-based number of the first line of `text` holding `needle`.
+    fn line_of(text: &str, needle: &str) -> usize {
+        text.lines()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line holds {needle:?}"))
+            + 1
+    }
+
+    /// Whether one of `sn` spans line `at`.
+    fn shows(sn: &[Snippet], at: usize) -> bool {
+        sn.iter().any(|s| s.start_line <= at && at <= s.end_line)
+    }
+
     /// The snippets of `text` (as file `rel`) for `task`.
     fn snippets_for(rel: &str, text: &str, task: &str) -> Vec<Snippet> {
         let doc = crate::corpus::Doc::for_test(rel, text);
@@ -557,13 +570,9 @@ mod tests {
         let doc = crate::corpus::Doc::for_test("src/Observer.java", &text);
         let q = TaskQuery::new("Observer notifies all listeners", &[]);
         let sn = snippets(&doc, &q, &["Observer".to_string()], &|| false);
-        let at = text
-            .lines()
-            .position(|l| l.contains("listeners.forEach"))
-            .unwrap()
-            + 1;
+        let at = line_of(&text, "listeners.forEach");
         assert!(
-            sn.iter().any(|s| s.start_line <= at && at <= s.end_line),
+            shows(&sn, at),
             "line {at} not shown: {:?}",
             sn.iter()
                 .map(|s| (s.start_line, s.end_line))
@@ -799,15 +808,8 @@ mod tests {
             text,
             "copy should also copy on the read-through filesystem",
         );
-        let doc = text
-            .lines()
-            .position(|l| l.contains("Copy a file"))
-            .unwrap()
-            + 1;
-        assert!(
-            sn.iter().any(|s| s.start_line <= doc && doc <= s.end_line),
-            "line {doc}: {sn:?}"
-        );
+        let doc = line_of(text, "Copy a file");
+        assert!(shows(&sn, doc), "line {doc}: {sn:?}");
     }
 
     /// `unrelated_i` filler functions of six lines each, so no two
