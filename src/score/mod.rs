@@ -67,8 +67,10 @@ pub struct Scored {
     pub lexical: f64,
     /// Whether relevance flowed to this file from a top file (graph edge).
     pub neighbour: bool,
-    /// Whether a prior below 1 (test file, docs, ...) scaled this file's score.
-    pub prior_applied: bool,
+    /// The prior the priors pass scaled this file's evidence by (below 1
+    /// for a test file, docs, ...; 1 when none applied): what flows to the
+    /// file afterwards (the neighbour pass) is scaled by it too.
+    pub prior: f64,
     /// Set when the task names this file or its module: calibration reads
     /// this, and its reason is rendered from it.
     pub named: Option<Named>,
@@ -170,7 +172,7 @@ impl Scored {
             defines: Vec::new(),
             lexical: 0.0,
             neighbour: false,
-            prior_applied: false,
+            prior: 1.0,
             named: None,
             capped: None,
         }
@@ -188,9 +190,12 @@ fn explain(ctx: &ScoreContext, scored: &mut [Scored]) {
             .into_iter()
             .partition(|e| matches!(e, Evidence::Defines { .. }));
         why.extend(defines);
-        if s.prior_applied {
-            let (factor, label) = prior(&ctx.cands[s.idx], ctx.weights, ctx.query);
-            why.push(Evidence::Prior { label, factor });
+        if s.prior < 1.0 {
+            let (_, label) = prior(&ctx.cands[s.idx], ctx.weights, ctx.query);
+            why.push(Evidence::Prior {
+                label,
+                factor: s.prior,
+            });
         }
         why.extend(rest);
         s.evidence = why;

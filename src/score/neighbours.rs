@@ -1,12 +1,10 @@
 //! The neighbour pass: relevance flows along definition/use edges from the
 //! best few files.
 
-use super::priors::prior;
 use super::stage::{Pass, ScoreContext};
 use super::{Candidate, Evidence, Scored, Weights};
 use crate::corpus::{holders_many, Doc};
 use crate::lang::{is_test_path, DefKind, RefKind, Symbols};
-use crate::query::TaskQuery;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -17,11 +15,10 @@ const RARITY_SAMPLE: usize = 8192;
 
 /// Relevance flows from the best few files to parsed files that use their
 /// definitions or define what they use, through names held by few files;
-/// what a file receives is scaled by its prior (`priors::prior`), like the
-/// rest of its evidence.
+/// what a file receives is scaled by the prior the priors pass applied to
+/// it (`Scored::prior`), like the rest of its evidence.
 pub(super) fn neighbour_pass(
     cands: &[Candidate],
-    q: &TaskQuery,
     w: &Weights,
     scored: &mut [Scored],
     parsed: &HashMap<usize, Arc<Symbols>>,
@@ -42,13 +39,6 @@ pub(super) fn neighbour_pass(
             continue;
         }
         let mut best: Option<(f64, Evidence)> = None;
-        // The file's prior scales what flows to it as it scaled its own
-        // evidence: a bundle of the project's code (axios's
-        // `dist/node/axios.cjs`) or a test uses every name of the source it
-        // repeats or tests, and took the full boost on top of its scaled
-        // score (2nd on axios-7004707c4180, above `lib/adapters/http.js`,
-        // the file the fix changed).
-        let receiver_prior = prior(&cands[s.idx], w, q).0;
         for (src, raw, defs, uses) in &sources {
             if *src == s.idx {
                 continue;
@@ -80,7 +70,13 @@ pub(super) fn neighbour_pass(
                 (used.len() as f64 / 2.0)
                     .min(1.0)
                     .max(if provides > 0 { 0.5 } else { 0.0 });
-            let boost = w.neighbour * raw * strength * receiver_prior;
+            // The file's prior scales what flows to it as it scaled its own
+            // evidence: a bundle of the project's code (axios's
+            // `dist/node/axios.cjs`) or a test uses every name of the source
+            // it repeats or tests, and took the full boost on top of its
+            // scaled score (2nd on axios-7004707c4180, above
+            // `lib/adapters/http.js`, the file the fix changed).
+            let boost = w.neighbour * raw * strength * s.prior;
             if boost > best.as_ref().map_or(0.0, |b| b.0) {
                 let src_path = cands[*src].rel;
                 let why = Evidence::Neighbour {
@@ -112,14 +108,7 @@ impl Pass for Neighbours {
         if ctx.must_hurry() {
             return;
         }
-        neighbour_pass(
-            ctx.cands,
-            ctx.query,
-            ctx.weights,
-            scored,
-            &ctx.parsed,
-            ctx.stats.n,
-        );
+        neighbour_pass(ctx.cands, ctx.weights, scored, &ctx.parsed, ctx.stats.n);
     }
 }
 

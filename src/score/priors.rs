@@ -252,7 +252,7 @@ impl Pass for Priors {
             if prior.0 < 1.0 {
                 s.raw *= prior.0;
                 s.lexical *= prior.0;
-                s.prior_applied = true;
+                s.prior = prior.0;
             }
         }
     }
