@@ -24,6 +24,12 @@ pub struct LanguageSpec {
     /// `Router`, the name a task's `Phoenix.Router` or `Router` gives); imports
     /// keep the whole path.
     pub dotted_names: bool,
+    /// Whether a function is written as equations the grammar leaves as
+    /// sibling nodes (Haskell: a type signature, then one equation per
+    /// pattern): consecutive definitions of one name, with only blank
+    /// lines, comments or pragmas between, are read as one definition
+    /// spanning them all (see `lang::tags`).
+    pub equations: bool,
 }
 
 /// One way a language names its test files, matched against the file's stem:
@@ -123,6 +129,16 @@ const SCALA_TESTS: &[TestName] = &[
     TestName::ClassSuffix("Spec"),
     TestName::ClassSuffix("Suite"),
 ];
+/// Haskell (hspec, tasty, HUnit): `FooSpec.hs`, `FooTest.hs`,
+/// `FooTests.hs`, and the suites' entry points `Spec.hs` (hspec-discover's)
+/// and `Test.hs`.
+const HASKELL_TESTS: &[TestName] = &[
+    TestName::ClassSuffix("Spec"),
+    TestName::ClassSuffix("Test"),
+    TestName::ClassSuffix("Tests"),
+    TestName::Stem("spec"),
+    TestName::Stem("test"),
+];
 /// C# and PHP name no test file by itself: their tests live in test
 /// projects and directories (`Humanizer.Tests/`, `tests/`), and their
 /// sources have names like `ITest.cs`, `IApplyToTest.cs`, Laravel's
@@ -183,9 +199,14 @@ fn dart() -> Language {
 fn lua() -> Language {
     tree_sitter_lua::LANGUAGE.into()
 }
+fn haskell() -> Language {
+    tree_sitter_haskell::LANGUAGE.into()
+}
 
 /// What a row of [`LANGUAGES`] leaves unsaid: names are not dotted paths
-/// (see [`LanguageSpec::dotted_names`]; Elixir's row says otherwise).
+/// (see [`LanguageSpec::dotted_names`]; Elixir's row says otherwise), and a
+/// function is one node (see [`LanguageSpec::equations`]; Haskell's row
+/// says otherwise).
 const ROW: LanguageSpec = LanguageSpec {
     id: "",
     extensions: &[],
@@ -194,6 +215,7 @@ const ROW: LanguageSpec = LanguageSpec {
     definition_words: None,
     test_names: &[],
     dotted_names: false,
+    equations: false,
 };
 
 pub static LANGUAGES: &[LanguageSpec] = &[
@@ -346,6 +368,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         definition_words: None,
         test_names: SUFFIX_TEST,
         dotted_names: true,
+        ..ROW
     },
     LanguageSpec {
         id: "scala",
@@ -380,6 +403,21 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         test_names: SPEC_OR_TEST,
         ..ROW
     },
+    LanguageSpec {
+        id: "haskell",
+        // Not `.lhs`: literate Haskell is prose around code, which this
+        // grammar does not read; it is scored lexically.
+        extensions: &["hs"],
+        grammar: haskell,
+        tags: include_str!("../../queries/haskell/tags.scm"),
+        // A function is defined by its name first on a line, but a data
+        // constructor or a record field follows `=`, `|`, `{` or `,` on a
+        // line of its own: the file is parsed.
+        definition_words: None,
+        test_names: HASKELL_TESTS,
+        equations: true,
+        ..ROW
+    },
 ];
 
 /// The language of a path, by extension.
@@ -389,18 +427,18 @@ pub fn language_of(path: &str) -> Option<&'static LanguageSpec> {
 }
 
 /// Source code in languages the table has no row (grammar) for, by
-/// extension: Groovy, Erlang, Haskell, OCaml, F#, Visual Basic, Clojure, R,
-/// Julia, Objective-C, Perl, Zig, Nim, Crystal, Elm, Gleam, Solidity, CUDA,
-/// Cython, Fortran, Verilog, VHDL, single-file components (Vue, Svelte,
-/// Astro), and Elixir and Scala scripts. Such files are scored lexically,
-/// without definitions, but they are the project's code: without this list
-/// a Groovy or Haskell project's sources weighed as "not source code" (data,
-/// notebooks, build scripts) and ranked level with its JSON and YAML, as
-/// Kotlin's, Swift's, Scala's, Dart's and Lua's did before they had rows.
-/// Shell scripts are left out: in a project of another language they are
-/// tooling.
+/// extension: Groovy, Erlang, literate Haskell, OCaml, F#, Visual Basic,
+/// Clojure, R, Julia, Objective-C, Perl, Zig, Nim, Crystal, Elm, Gleam,
+/// Solidity, CUDA, Cython, Fortran, Verilog, VHDL, single-file components
+/// (Vue, Svelte, Astro), and Elixir and Scala scripts. Such files are scored
+/// lexically, without definitions, but they are the project's code: without
+/// this list a Groovy or Erlang project's sources weighed as "not source
+/// code" (data, notebooks, build scripts) and ranked level with its JSON and
+/// YAML, as Kotlin's, Swift's, Scala's, Dart's, Lua's and Haskell's did
+/// before they had rows. Shell scripts are left out: in a project of another
+/// language they are tooling.
 pub const LEXICAL_SOURCE_EXTENSIONS: &[&str] = &[
-    "sc", "groovy", "exs", "erl", "hrl", "hs", "ml", "mli", "fs", "fsi", "vb", "clj", "cljs",
+    "sc", "groovy", "exs", "erl", "hrl", "lhs", "ml", "mli", "fs", "fsi", "vb", "clj", "cljs",
     "cljc", "r", "jl", "m", "mm", "pl", "pm", "zig", "nim", "cr", "elm", "gleam", "sol", "cu",
     "cuh", "pyx", "pxd", "f90", "f95", "v", "sv", "vhd", "vue", "svelte", "astro",
 ];
@@ -675,6 +713,8 @@ pub(super) struct Compiled {
     pub(super) parent_idx: Option<u32>,
     /// The row's [`LanguageSpec::dotted_names`].
     pub(super) dotted_names: bool,
+    /// The row's [`LanguageSpec::equations`].
+    pub(super) equations: bool,
 }
 
 /// The compiled query of `spec` (compiled on first use, then cached).
@@ -700,6 +740,7 @@ pub(super) fn compiled(spec: &LanguageSpec) -> &'static Compiled {
             name_idx,
             parent_idx,
             dotted_names: spec.dotted_names,
+            equations: spec.equations,
         }
     })
 }
@@ -798,6 +839,12 @@ mod tests {
             // Lua: `*_spec.lua` (busted), `test_*.lua`.
             "lua/telescope/pickers_spec.lua",
             "lua/test_utils.lua",
+            // Haskell: hspec's `*Spec.hs` and `Spec.hs`, tasty's and
+            // HUnit's `*Test.hs` and `Test.hs`.
+            "src/ShellCheck/AnalyzerSpec.hs",
+            "Spec.hs",
+            "src/PostgREST/ConfigTest.hs",
+            "Test.hs",
         ];
         for p in tests {
             assert!(is_test_path(p), "{p} is a test");
@@ -828,6 +875,9 @@ mod tests {
             "src/main/kotlin/com/acme/LoadTest/Runner.kt",
             "Sources/Vapor/Testing/Latest.swift",
             "Sources/Vapor/Tests/Harness.swift",
+            // Haskell sources ending in a lower-case `test` or `spec`.
+            "src/ShellCheck/Contest.hs",
+            "src/Data/Aeson/Inspec.hs",
             // Other languages' conventions do not apply.
             "src/Style_test.cs",
             "docs/api.test.md",

@@ -141,6 +141,9 @@ pub(super) fn symbols_of(
         .filter(|(r, name)| r.kind != RefKind::Call || !heads.contains(*name))
         .map(|(r, _)| r)
         .collect();
+    if c.equations {
+        join_equations(&mut out.definitions, &mut found.spans, text);
+    }
     nest(&mut out.definitions, &mut found.spans);
     out.references.dedup();
     drop(matches);
@@ -270,6 +273,81 @@ fn definition(
         signature,
         local: false,
     }
+}
+
+/// Joins the parts of a function its grammar leaves as sibling nodes
+/// ([`Compiled::equations`]: Haskell's `len :: [a] -> Int`, `len [] = 0`,
+/// `len (_:xs) = 1 + len xs`) into one definition, from the first line of
+/// the first to the last line of the last, so the function is one snippet
+/// and one definition of its name: consecutive functions (or methods) of
+/// one name with only blank lines, comments, pragmas and preprocessor lines
+/// between ([`only_trivia`]). The joined parts are removed from `defs` and
+/// `spans` (each definition's [`Span`]).
+fn join_equations(defs: &mut Vec<Definition>, spans: &mut Vec<Span>, text: &str) {
+    spans.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let mut gone = vec![false; defs.len()];
+    // The span (index in `spans`) of the function the next part may join.
+    let mut open: Option<usize> = None;
+    for j in 0..spans.len() {
+        let dj = spans[j].2;
+        if !defs[dj].kind.is_callable() {
+            continue;
+        }
+        if let Some(i) = open {
+            let di = spans[i].2;
+            let (end, start) = (spans[i].1, spans[j].0);
+            if defs[di].name == defs[dj].name
+                && defs[di].kind == defs[dj].kind
+                && end <= start
+                && only_trivia(&text[end..start])
+            {
+                spans[i].1 = spans[j].1;
+                defs[di].end_line = defs[dj].end_line;
+                gone[dj] = true;
+                continue;
+            }
+        }
+        open = Some(j);
+    }
+    if !gone.contains(&true) {
+        return;
+    }
+    let mut at = Vec::with_capacity(defs.len());
+    let mut kept = 0;
+    for &g in &gone {
+        at.push(kept);
+        kept += usize::from(!g);
+    }
+    let mut i = 0;
+    defs.retain(|_| {
+        i += 1;
+        !gone[i - 1]
+    });
+    spans.retain(|s| !gone[s.2]);
+    for s in spans.iter_mut() {
+        s.2 = at[s.2];
+    }
+}
+
+/// Whether `between` (the text between two definitions) holds only blank
+/// lines, `--` and `{- -}` comments, `{-# #-}` pragmas and `#` preprocessor
+/// lines.
+fn only_trivia(between: &str) -> bool {
+    let mut rest = between.trim_start();
+    while !rest.is_empty() {
+        if let Some(block) = rest.strip_prefix("{-") {
+            let Some(end) = block.find("-}") else {
+                return false;
+            };
+            rest = &block[end + 2..];
+        } else if rest.starts_with("--") || rest.starts_with('#') {
+            rest = rest.find('\n').map_or("", |n| &rest[n..]);
+        } else {
+            return false;
+        }
+        rest = rest.trim_start();
+    }
+    true
 }
 
 /// Sets each definition's parent and `local`, then sorts them by line.

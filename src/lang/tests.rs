@@ -558,3 +558,94 @@ fn lua_module_functions_methods_and_requires() {
         ],
     );
 }
+
+#[test]
+fn haskell_functions_types_classes_instances_and_imports() {
+    let src = "module ShellCheck.Analytics (runChecks, Shape (..)) where\n\n\
+               import qualified Data.Map as M\n\
+               import Data.List (sortBy, nub)\n\
+               import ShellCheck.AST hiding (Token)\n\n\
+               -- | Checks of a script, in order.\n\
+               runChecks :: Params -> [Token] -> [Comment]\n\
+               {-# INLINE runChecks #-}\n\
+               runChecks _ [] = []\n\
+               runChecks params (t:rest) =\n    concatMap (check params) rest ++ helper t\n  \
+               where\n    helper x = M.findWithDefault [] x table\n\n\
+               data Shape = Circle Double | Rect { width, height :: Double } | Empty\n  \
+               deriving (Show)\n\n\
+               newtype Name = Name String\n\n\
+               class Monad m => MonadLog m where\n  logMsg :: String -> m ()\n  logMsg _ = return ()\n\n\
+               instance MonadLog IO where\n  logMsg s = putStrLn s\n\n\
+               x `orElse` y = if x then x else y\n";
+    let path = "src/ShellCheck/Analytics.hs";
+    assert_symbols(
+        path,
+        src,
+        &[
+            ("module", "Analytics", None, 1, 1),
+            // The signature, the pragma and both equations, `where`
+            // included: `helper` is part of the function, not a definition.
+            ("function", "runChecks", None, 8, 14),
+            ("class", "Shape", None, 16, 17),
+            ("class", "Circle", Some("Shape"), 16, 16),
+            ("class", "Rect", Some("Shape"), 16, 16),
+            ("field", "width", Some("Rect"), 16, 16),
+            ("field", "height", Some("Rect"), 16, 16),
+            ("constant", "Empty", Some("Shape"), 16, 16),
+            ("class", "Name", None, 19, 19),
+            ("interface", "MonadLog", None, 21, 23),
+            ("method", "logMsg", Some("MonadLog"), 22, 23),
+            ("impl", "IO", None, 25, 26),
+            ("method", "logMsg", Some("IO"), 26, 26),
+            ("function", "orElse", None, 28, 28),
+        ],
+        &[
+            ("import", "Data.Map"),
+            ("import", "Data.List"),
+            ("import_name", "sortBy"),
+            ("import_name", "nub"),
+            ("import", "ShellCheck.AST"),
+            ("call", "concatMap"),
+            ("call", "check"),
+            ("call", "helper"),
+            ("method", "findWithDefault"),
+            ("call", "return"),
+            ("call", "putStrLn"),
+            ("implementation", "MonadLog"),
+            ("type", "Params"),
+        ],
+    );
+    // A `hiding` list imports nothing by name.
+    let s = symbols(language_of(path).unwrap(), src);
+    assert!(!s
+        .references
+        .iter()
+        .any(|r| r.name == "Token" && r.kind == RefKind::ImportName));
+}
+
+#[test]
+fn haskell_equations_of_one_function_are_one_definition() {
+    let src = "go :: Int -> Int\n\
+               -- the base case\n\
+               go 0 = 0\n\
+               #if DEBUG\n\
+               go n | n < 0 = trace \"go\" 0\n\
+               #endif\n\
+               go n = go (n - 1)\n\n\
+               stop :: Int\n\
+               stop = go 3 `div` 2\n\n\
+               (<+>) :: Int -> Int -> Int\n\
+               a <+> b = a + b\n";
+    assert_symbols(
+        "src/Loop.hs",
+        src,
+        &[
+            ("function", "go", None, 1, 7),
+            ("function", "stop", None, 9, 10),
+            ("function", "<+>", None, 12, 13),
+        ],
+        &[("call", "trace"), ("call", "go"), ("call", "div")],
+    );
+    // Literate Haskell is not read by this grammar: scored lexically.
+    assert!(language_of("src/Main.lhs").is_none() && is_code_path("src/Main.lhs"));
+}

@@ -427,9 +427,9 @@ mod tests {
     #[test]
     fn code_in_a_language_without_a_grammar_is_source_and_its_tests_are_tests() {
         let w = Weights::default();
-        // A Haskell, Clojure or Vue project's sources are its code, not
-        // data: they must not weigh like its JSON and YAML (nor do Kotlin's,
-        // Swift's or Elixir's, which have grammars now).
+        // A Clojure or Vue project's sources are its code, not data: they
+        // must not weigh like its JSON and YAML (nor do Kotlin's, Swift's,
+        // Elixir's or Haskell's, which have grammars now).
         for p in [
             "app/src/main/kotlin/com/acme/SessionStore.kt",
             "Sources/Alamofire/Core/Session.swift",
