@@ -47,7 +47,8 @@ pub(super) struct Task {
 impl Task {
     /// The language group the task is reported under: its `language` field,
     /// else the language (by extension) of its first gold file that has one
-    /// (dev-python → `python`, dev-rust → `rust`), else `unknown`.
+    /// (dev-python → `python`, dev-rust → `rust`; a `.tsx` file is
+    /// TypeScript's, an `.mli` OCaml's), else `unknown`.
     pub(super) fn language_group(&self) -> String {
         self.language.clone().unwrap_or_else(|| {
             self.gold_files
@@ -55,6 +56,7 @@ impl Task {
                 .find_map(|g| language_of(g))
                 .map_or("unknown".to_string(), |l| match l.id {
                     "tsx" => "typescript".to_string(),
+                    "ocaml_interface" => "ocaml".to_string(),
                     id => id.to_string(),
                 })
         })
@@ -240,6 +242,10 @@ mod tests {
         assert_eq!(
             task(None, &["crates/core/main.rs"]).language_group(),
             "rust"
+        );
+        assert_eq!(
+            task(None, &["src/dune_rules/rule.mli"]).language_group(),
+            "ocaml"
         );
         assert_eq!(task(None, &["Makefile"]).language_group(), "unknown");
     }

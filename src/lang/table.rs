@@ -139,10 +139,13 @@ const HASKELL_TESTS: &[TestName] = &[
     TestName::Stem("spec"),
     TestName::Stem("test"),
 ];
-/// C# and PHP name no test file by itself: their tests live in test
-/// projects and directories (`Humanizer.Tests/`, `tests/`), and their
-/// sources have names like `ITest.cs`, `IApplyToTest.cs`, Laravel's
-/// `Testing/Attributes/UnitTest.php`.
+/// C#, PHP and OCaml name no test file by itself: their tests live in test
+/// projects and directories (`Humanizer.Tests/`, `tests/`, the `test/`
+/// directory of a dune project, where `test_foo.ml` and `foo_tests.ml`
+/// are), and their sources have names like `ITest.cs`, `IApplyToTest.cs`,
+/// Laravel's `Testing/Attributes/UnitTest.php`, dune's
+/// `dune_rules/test_rules.ml`, `inline_tests.ml` and `cram_test.ml` (the
+/// code that runs tests).
 const BY_DIRECTORY_ONLY: &[TestName] = &[];
 
 fn python() -> Language {
@@ -201,6 +204,12 @@ fn lua() -> Language {
 }
 fn haskell() -> Language {
     tree_sitter_haskell::LANGUAGE.into()
+}
+fn ocaml() -> Language {
+    tree_sitter_ocaml::LANGUAGE_OCAML.into()
+}
+fn ocaml_interface() -> Language {
+    tree_sitter_ocaml::LANGUAGE_OCAML_INTERFACE.into()
 }
 
 /// What a row of [`LANGUAGES`] leaves unsaid: names are not dotted paths
@@ -418,6 +427,35 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         equations: true,
         ..ROW
     },
+    LanguageSpec {
+        id: "ocaml",
+        extensions: &["ml"],
+        grammar: ocaml,
+        // The query of both grammars and the top-level `let`s.
+        tags: concat!(
+            include_str!("../../queries/ocaml/tags.scm"),
+            include_str!("../../queries/ocaml/implementation.scm")
+        ),
+        // A variant's constructors and a record's fields are defined in the
+        // middle of a line (`type t = A | B`, `{ loc : Loc.t; name : string }`):
+        // the file is parsed.
+        definition_words: None,
+        test_names: BY_DIRECTORY_ONLY,
+        ..ROW
+    },
+    LanguageSpec {
+        // An interface (`.mli`) has a grammar of its own (`val`
+        // specifications, no `let` at its top); the query is the `.ml` one
+        // without its `let`s. Another id, as TSX's: each row's query is
+        // compiled for its grammar.
+        id: "ocaml_interface",
+        extensions: &["mli"],
+        grammar: ocaml_interface,
+        tags: include_str!("../../queries/ocaml/tags.scm"),
+        definition_words: None,
+        test_names: BY_DIRECTORY_ONLY,
+        ..ROW
+    },
 ];
 
 /// The language of a path, by extension.
@@ -427,20 +465,20 @@ pub fn language_of(path: &str) -> Option<&'static LanguageSpec> {
 }
 
 /// Source code in languages the table has no row (grammar) for, by
-/// extension: Groovy, Erlang, literate Haskell, OCaml, F#, Visual Basic,
-/// Clojure, R, Julia, Objective-C, Perl, Zig, Nim, Crystal, Elm, Gleam,
-/// Solidity, CUDA, Cython, Fortran, Verilog, VHDL, single-file components
-/// (Vue, Svelte, Astro), and Elixir and Scala scripts. Such files are scored
+/// extension: Groovy, Erlang, literate Haskell, F#, Visual Basic, Clojure,
+/// R, Julia, Objective-C, Perl, Zig, Nim, Crystal, Elm, Gleam, Solidity,
+/// CUDA, Cython, Fortran, Verilog, VHDL, single-file components (Vue,
+/// Svelte, Astro), and Elixir and Scala scripts. Such files are scored
 /// lexically, without definitions, but they are the project's code: without
 /// this list a Groovy or Erlang project's sources weighed as "not source
 /// code" (data, notebooks, build scripts) and ranked level with its JSON and
-/// YAML, as Kotlin's, Swift's, Scala's, Dart's, Lua's and Haskell's did
-/// before they had rows. Shell scripts are left out: in a project of another
-/// language they are tooling.
+/// YAML, as Kotlin's, Swift's, Scala's, Dart's, Lua's, Haskell's and OCaml's
+/// did before they had rows. Shell scripts are left out: in a project of
+/// another language they are tooling.
 pub const LEXICAL_SOURCE_EXTENSIONS: &[&str] = &[
-    "sc", "groovy", "exs", "erl", "hrl", "lhs", "ml", "mli", "fs", "fsi", "vb", "clj", "cljs",
-    "cljc", "r", "jl", "m", "mm", "pl", "pm", "zig", "nim", "cr", "elm", "gleam", "sol", "cu",
-    "cuh", "pyx", "pxd", "f90", "f95", "v", "sv", "vhd", "vue", "svelte", "astro",
+    "sc", "groovy", "exs", "erl", "hrl", "lhs", "fs", "fsi", "vb", "clj", "cljs", "cljc", "r",
+    "jl", "m", "mm", "pl", "pm", "zig", "nim", "cr", "elm", "gleam", "sol", "cu", "cuh", "pyx",
+    "pxd", "f90", "f95", "v", "sv", "vhd", "vue", "svelte", "astro",
 ];
 
 /// Test-file names of the languages without a row: the conventions of
@@ -845,6 +883,11 @@ mod tests {
             "Spec.hs",
             "src/PostgREST/ConfigTest.hs",
             "Test.hs",
+            // OCaml: a dune project's `test/` (`test_*.ml` there), cram
+            // tests' `*.t/` below it, an old `lib_test/`.
+            "test/unit/test_conf.ml",
+            "test/blackbox-tests/test-cases/watching/errors.t/src/foo.ml",
+            "lib_test/parser_tests.mli",
         ];
         for p in tests {
             assert!(is_test_path(p), "{p} is a test");
@@ -878,6 +921,11 @@ mod tests {
             // Haskell sources ending in a lower-case `test` or `spec`.
             "src/ShellCheck/Contest.hs",
             "src/Data/Aeson/Inspec.hs",
+            // OCaml names no test by file alone: dune's sources that run tests.
+            "src/dune_rules/test_rules.ml",
+            "src/dune_rules/inline_tests.mli",
+            "src/source/cram_test.ml",
+            "bin/describe/describe_tests.ml",
             // Other languages' conventions do not apply.
             "src/Style_test.cs",
             "docs/api.test.md",

@@ -649,3 +649,89 @@ fn haskell_equations_of_one_function_are_one_definition() {
     // Literate Haskell is not read by this grammar: scored lexically.
     assert!(language_of("src/Main.lhs").is_none() && is_code_path("src/Main.lhs"));
 }
+
+#[test]
+fn ocaml_top_level_lets_types_and_modules_are_definitions() {
+    let src = "open Stdune\nmodule Path = Dune_engine.Path\n\n\
+               let limit = 10\n\n\
+               let rec loop x =\n  let helper y = y + 1 in\n  if helper x > limit then x else loop (x + 1)\n\
+               and start = fun () -> loop 0\n\n\
+               type t =\n  | Leaf of int\n  | Node of { left : t; right : t }\n\n\
+               exception Bad_name of string\n\n\
+               module Name = struct\n  let of_string s = String.lowercase s |> Option.some\n  let x = ref None\nend\n\n\
+               module type S = sig\n  val f : t -> int\n  val size : int\nend\n\n\
+               class counter = object\n  val mutable n = 0\n  method incr d = n <- n + d\nend\n\n\
+               external length : string -> int = \"%string_length\"\n\
+               let () = print_endline @@ Path.to_string (Leaf 1)\n";
+    assert_symbols(
+        "src/dune_rules/name.ml",
+        src,
+        &[
+            ("module", "Path", None, 2, 2),
+            ("constant", "limit", None, 4, 4),
+            ("function", "loop", None, 6, 8),
+            ("function", "start", None, 9, 9),
+            ("class", "t", None, 11, 13),
+            ("constant", "Leaf", Some("t"), 12, 12),
+            ("constant", "Node", Some("t"), 13, 13),
+            ("field", "left", Some("Node"), 13, 13),
+            ("field", "right", Some("Node"), 13, 13),
+            ("constant", "Bad_name", None, 15, 15),
+            ("module", "Name", None, 17, 20),
+            ("function", "of_string", Some("Name"), 18, 18),
+            ("constant", "x", Some("Name"), 19, 19),
+            ("interface", "S", None, 22, 25),
+            ("function", "f", Some("S"), 23, 23),
+            ("constant", "size", Some("S"), 24, 24),
+            ("class", "counter", None, 27, 30),
+            ("field", "n", Some("counter"), 28, 28),
+            ("method", "incr", Some("counter"), 29, 29),
+            ("function", "length", None, 32, 32),
+        ],
+        &[
+            ("import", "Stdune"),
+            ("import", "Dune_engine.Path"),
+            ("call", "helper"),
+            ("call", "loop"),
+            ("import", "String"),
+            ("method", "lowercase"),
+            ("method", "some"),
+            ("call", "print_endline"),
+            ("method", "to_string"),
+            ("constant", "Leaf"),
+            ("type", "t"),
+        ],
+    );
+    // A local `let ... in` is no definition of the file, whatever its name.
+    let s = symbols(language_of("src/name.ml").unwrap(), src);
+    assert!(s.defines("helper").next().is_none(), "{:?}", s.definitions);
+}
+
+#[test]
+fn ocaml_interface_vals_define_functions_and_values() {
+    let src = "(** Context names. *)\nopen Import\n\ntype t\n\n\
+               val of_string : string -> t\nval default : t\n\n\
+               module Map : Map.S with type key = t\n\n\
+               module type Builder = sig\n  val build : ?loc:Loc.t -> t -> unit\nend\n\n\
+               exception Invalid of string\n";
+    assert_symbols(
+        "src/dune_engine/context_name.mli",
+        src,
+        &[
+            ("class", "t", None, 4, 4),
+            ("function", "of_string", None, 6, 6),
+            ("constant", "default", None, 7, 7),
+            ("module", "Map", None, 9, 9),
+            ("interface", "Builder", None, 11, 13),
+            ("function", "build", Some("Builder"), 12, 12),
+            ("constant", "Invalid", None, 15, 15),
+        ],
+        &[
+            ("import", "Import"),
+            ("implementation", "S"),
+            ("import", "Map"),
+            ("import", "Loc"),
+            ("type", "string"),
+        ],
+    );
+}
