@@ -114,6 +114,16 @@ const C_TESTS: &[TestName] = &[
 /// Ruby (RSpec, Minitest: `*_spec.rb`, `*_test.rb`, `test_*.rb`) and Lua
 /// (busted: `foo_spec.lua`, `test_foo.lua`, `foo_test.lua`).
 const SPEC_OR_TEST: &[TestName] = &[SNAKE_TESTS[0], SNAKE_TESTS[1], TestName::Suffix("_spec")];
+/// Zig: its tests are `test` blocks in the source files, run from a root
+/// that imports them (`tests.zig`, `test.zig`); files of tests only are
+/// `foo_test.zig`, `test_foo.zig`, `foo_tests.zig`.
+const ZIG_TESTS: &[TestName] = &[
+    SNAKE_TESTS[0],
+    SNAKE_TESTS[1],
+    SNAKE_TESTS[2],
+    TestName::Stem("tests"),
+    TestName::Stem("test"),
+];
 /// Kotlin (JUnit, kotlin.test, Kotest) and Swift (XCTest, Quick):
 /// `FooTest.kt`, `FooTests.swift`, `FooSpec.kt`.
 const KOTLIN_SWIFT_TESTS: &[TestName] = &[
@@ -210,6 +220,9 @@ fn ocaml() -> Language {
 }
 fn ocaml_interface() -> Language {
     tree_sitter_ocaml::LANGUAGE_OCAML_INTERFACE.into()
+}
+fn zig() -> Language {
+    tree_sitter_zig::LANGUAGE.into()
 }
 
 /// What a row of [`LANGUAGES`] leaves unsaid: names are not dotted paths
@@ -456,6 +469,18 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         test_names: BY_DIRECTORY_ONLY,
         ..ROW
     },
+    LanguageSpec {
+        id: "zig",
+        extensions: &["zig"],
+        grammar: zig,
+        tags: include_str!("../../queries/zig/tags.scm"),
+        // `fn`, `const` and `var` come right before their names, but enum
+        // values and fields listed several to a line (`red, green, blue,`,
+        // `x: f32, y: f32`) have no keyword: the file is parsed.
+        definition_words: None,
+        test_names: ZIG_TESTS,
+        ..ROW
+    },
 ];
 
 /// The language of a path, by extension.
@@ -466,19 +491,19 @@ pub fn language_of(path: &str) -> Option<&'static LanguageSpec> {
 
 /// Source code in languages the table has no row (grammar) for, by
 /// extension: Groovy, Erlang, literate Haskell, F#, Visual Basic, Clojure,
-/// R, Julia, Objective-C, Perl, Zig, Nim, Crystal, Elm, Gleam, Solidity,
-/// CUDA, Cython, Fortran, Verilog, VHDL, single-file components (Vue,
-/// Svelte, Astro), and Elixir and Scala scripts. Such files are scored
-/// lexically, without definitions, but they are the project's code: without
-/// this list a Groovy or Erlang project's sources weighed as "not source
-/// code" (data, notebooks, build scripts) and ranked level with its JSON and
-/// YAML, as Kotlin's, Swift's, Scala's, Dart's, Lua's, Haskell's and OCaml's
+/// R, Julia, Objective-C, Perl, Nim, Crystal, Elm, Gleam, Solidity, CUDA,
+/// Cython, Fortran, Verilog, VHDL, single-file components (Vue, Svelte,
+/// Astro), and Elixir and Scala scripts. Such files are scored lexically,
+/// without definitions, but they are the project's code: without this list
+/// a Groovy or Erlang project's sources weighed as "not source code" (data,
+/// notebooks, build scripts) and ranked level with its JSON and YAML, as
+/// Kotlin's, Swift's, Scala's, Dart's, Lua's, Haskell's, OCaml's and Zig's
 /// did before they had rows. Shell scripts are left out: in a project of
 /// another language they are tooling.
 pub const LEXICAL_SOURCE_EXTENSIONS: &[&str] = &[
     "sc", "groovy", "exs", "erl", "hrl", "lhs", "fs", "fsi", "vb", "clj", "cljs", "cljc", "r",
-    "jl", "m", "mm", "pl", "pm", "zig", "nim", "cr", "elm", "gleam", "sol", "cu", "cuh", "pyx",
-    "pxd", "f90", "f95", "v", "sv", "vhd", "vue", "svelte", "astro",
+    "jl", "m", "mm", "pl", "pm", "nim", "cr", "elm", "gleam", "sol", "cu", "cuh", "pyx", "pxd",
+    "f90", "f95", "v", "sv", "vhd", "vue", "svelte", "astro",
 ];
 
 /// Test-file names of the languages without a row: the conventions of
@@ -888,6 +913,13 @@ mod tests {
             "test/unit/test_conf.ml",
             "test/blackbox-tests/test-cases/watching/errors.t/src/foo.ml",
             "lib_test/parser_tests.mli",
+            // Zig: `*_test.zig`, `test_*.zig`, a test root `tests.zig` or
+            // `test.zig`, `test/`.
+            "src/http_test.zig",
+            "src/test_utils.zig",
+            "src/tests.zig",
+            "pkg/freetype/test.zig",
+            "test/fuzz-libghostty/src/mem.zig",
         ];
         for p in tests {
             assert!(is_test_path(p), "{p} is a test");
@@ -928,6 +960,8 @@ mod tests {
             "bin/describe/describe_tests.ml",
             // Other languages' conventions do not apply.
             "src/Style_test.cs",
+            "src/latest.zig",
+            "src/contest.zig",
             "docs/api.test.md",
         ];
         for p in sources {

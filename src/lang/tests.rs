@@ -735,3 +735,62 @@ fn ocaml_interface_vals_define_functions_and_values() {
         ],
     );
 }
+
+#[test]
+fn zig_types_methods_constants_and_fields() {
+    let src = "const std = @import(\"std\");\n\
+               const Allocator = std.mem.Allocator;\n\
+               const Parser = @import(\"parser.zig\").Parser;\n\
+               const Server = @This();\n\n\
+               alloc: Allocator,\n\
+               port: u16 = 80,\n\n\
+               pub const max_len: usize = 64;\n\
+               pub const Mode = enum { plain, tls };\n\
+               pub const Error = error{ Closed, Timeout };\n\n\
+               pub const Point = struct {\n    x: f32,\n\n\
+               \x20   pub fn add(self: Point, other: Point) Point {\n        return .{ .x = self.x + other.x };\n    }\n};\n\n\
+               pub fn Pool(comptime T: type) type {\n    return struct {\n        items: []T,\n\n\
+               \x20       pub fn acquire(self: *@This()) !T {\n            return self.items[0];\n        }\n    };\n}\n\n\
+               pub fn init(alloc: Allocator) Server {\n    const p = Parser.init(alloc);\n    listen(p);\n    return .{ .alloc = alloc };\n}\n\n\
+               test \"init binds the port\" {\n    try std.testing.expect(true);\n}\n";
+    assert_symbols(
+        "src/Server.zig",
+        src,
+        &[
+            // A file is a struct: its own fields.
+            ("field", "alloc", None, 6, 6),
+            ("field", "port", None, 7, 7),
+            // Aliases (`std`, `Allocator`, `Parser`, `Server`) define nothing.
+            ("constant", "max_len", None, 9, 9),
+            ("class", "Mode", None, 10, 10),
+            ("constant", "plain", Some("Mode"), 10, 10),
+            ("constant", "tls", Some("Mode"), 10, 10),
+            ("class", "Error", None, 11, 11),
+            ("class", "Point", None, 13, 19),
+            ("field", "x", Some("Point"), 14, 14),
+            ("method", "add", Some("Point"), 16, 18),
+            // A generic type: its container is the class `Pool`, whose
+            // functions are methods, not locals of the function `Pool`.
+            ("function", "Pool", None, 21, 29),
+            ("class", "Pool", Some("Pool"), 22, 28),
+            ("field", "items", Some("Pool"), 23, 23),
+            ("method", "acquire", Some("Pool"), 25, 27),
+            ("function", "init", None, 31, 35),
+            // The `test` block is no definition.
+        ],
+        &[
+            ("import", "std"),
+            ("import", "parser.zig"),
+            ("method", "init"),
+            ("call", "listen"),
+            ("method", "expect"),
+            ("type", "Allocator"),
+            ("type", "Point"),
+        ],
+    );
+    let s = symbols(language_of("src/Server.zig").unwrap(), src);
+    let acquire = s.defines("acquire").next().unwrap();
+    assert!(!acquire.local, "a generic type's method is not a local");
+    let init = s.references.iter().find(|r| r.name == "init").unwrap();
+    assert_eq!(init.receiver.as_deref(), Some("Parser"));
+}
