@@ -170,7 +170,15 @@ struct Prose {
     /// [`DASH_COMMENT_EXTENSIONS`]); elsewhere a line may begin with a
     /// decrement (`--depth;`).
     dash: bool,
-    /// Inside a Lua `--[[ ]]` block comment, with its closing delimiter.
+    /// `%` starts a comment (Erlang: [`PERCENT_COMMENT_EXTENSIONS`]);
+    /// elsewhere it is an operator or a format.
+    percent: bool,
+    /// The block comment the file's language opens with other delimiters
+    /// than `/* */` ([`block_comment`]: OCaml's and F#'s `(* *)`,
+    /// Haskell's and Elm's `{- -}`, Julia's `#= =#`), as (open, close).
+    other_block: Option<(&'static str, &'static str)>,
+    /// Inside a block comment other than `/* */` (Lua's `--[[ ]]`, or
+    /// `other_block`'s), with its closing delimiter.
     dash_block: Option<String>,
 }
 
@@ -178,6 +186,26 @@ struct Prose {
 const DASH_COMMENT_EXTENSIONS: &[&str] = &[
     "lua", "hs", "lhs", "sql", "elm", "ada", "adb", "ads", "vhd", "vhdl",
 ];
+
+/// Extensions of languages whose line comments start with `%` (Erlang).
+const PERCENT_COMMENT_EXTENSIONS: &[&str] = &["erl", "hrl"];
+
+/// The block comment delimiters, other than `/* */`, of the language of
+/// extension `ext` (compared without case): `(* *)` for OCaml, F# and
+/// Standard ML (their doc comments are `(** *)`), `{- -}` for Haskell and
+/// Elm, `#= =#` for Julia.
+fn block_comment(ext: &str) -> Option<(&'static str, &'static str)> {
+    let is = |list: &[&str]| list.iter().any(|e| e.eq_ignore_ascii_case(ext));
+    if is(&["ml", "mli", "fs", "fsi", "fsx", "sml"]) {
+        Some(("(*", "*)"))
+    } else if is(&["hs", "lhs", "elm"]) {
+        Some(("{-", "-}"))
+    } else if is(&["jl"]) {
+        Some(("#=", "=#"))
+    } else {
+        None
+    }
+}
 
 /// Whether a trimmed line starts an import, and the bracket it leaves
 /// open, if any (`from x import (`, `import {`, Go's `import (`, `use a::{`).
@@ -209,6 +237,10 @@ impl Prose {
             dash: DASH_COMMENT_EXTENSIONS
                 .iter()
                 .any(|e| e.eq_ignore_ascii_case(ext)),
+            percent: PERCENT_COMMENT_EXTENSIONS
+                .iter()
+                .any(|e| e.eq_ignore_ascii_case(ext)),
+            other_block: block_comment(ext),
             ..Prose::default()
         }
     }
@@ -220,6 +252,17 @@ impl Prose {
             if t.contains(close.as_str()) {
                 self.dash_block = None;
             }
+            return true;
+        }
+        if let Some((open, close)) = self.other_block {
+            if let Some(rest) = t.strip_prefix(open) {
+                if !rest.contains(close) {
+                    self.dash_block = Some(close.to_string());
+                }
+                return true;
+            }
+        }
+        if self.percent && t.starts_with('%') {
             return true;
         }
         if self.dash {
@@ -374,6 +417,41 @@ end
         // In C, a line may begin with a decrement: code, not a comment.
         let mut p = Prose::for_path("src/walk.c");
         assert!(!p.is_prose("  --depth;"));
+    }
+
+    #[test]
+    fn ocaml_haskell_julia_block_comments_and_erlang_percent_comments_are_prose() {
+        let code_of = |path: &str, text: &str| -> Vec<String> {
+            let mut p = Prose::for_path(path);
+            text.lines()
+                .filter(|l| !p.is_prose(l))
+                .map(|l| l.trim().to_string())
+                .collect()
+        };
+        let ml = "(** [digest t] hashes the file\n    with BLAKE3 *)\nlet digest t =\n  (* one line *)\n  Blake3.hash t (* the hash *)\n";
+        assert_eq!(
+            code_of("src/dune_digest/digest.ml", ml),
+            ["let digest t =", "Blake3.hash t (* the hash *)"]
+        );
+        let hs = "{- | Checks of a script,\n   in order. -}\nrunChecks :: Params -> [Token]\n";
+        assert_eq!(
+            code_of("src/ShellCheck/Analytics.hs", hs),
+            ["runChecks :: Params -> [Token]"]
+        );
+        let jl = "#= Joins two frames\non their keys =#\nfunction innerjoin(a, b)\n";
+        assert_eq!(
+            code_of("src/join/composer.jl", jl),
+            ["function innerjoin(a, b)"]
+        );
+        let erl = "%% @doc Starts the listener.\n-spec start() -> ok.\nstart() -> ok.\n";
+        assert_eq!(
+            code_of("src/cowboy.erl", erl),
+            ["-spec start() -> ok.", "start() -> ok."]
+        );
+        // Elsewhere these openers are code: a C `(*f)(x)` call, a Python
+        // modulo on a continued line.
+        assert!(!Prose::for_path("src/walk.c").is_prose("  (*visit)(node);"));
+        assert!(!Prose::for_path("calc.py").is_prose("    % modulus"));
     }
 
     #[test]
