@@ -162,7 +162,7 @@ pub struct Reference {
     /// For a name accessed on another (`click` in `click.echo(...)` or
     /// `click.Context`), that other name when it is a plain identifier
     /// (Python attribute, JavaScript member, Go selector and Rust field
-    /// expressions).
+    /// expressions, R's `pkg::f` and `obj$f`).
     pub receiver: Option<String>,
 }
 

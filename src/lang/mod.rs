@@ -12,7 +12,7 @@
 //! `@reference.import` (the module an import names),
 //! `@reference.import_name` (a name imported from it) and `@parent` (the
 //! container of a definition that sits outside it: a Go method's receiver type,
-//! a C++ `Foo::bar` defined out of its class).
+//! a C++ `Foo::bar` defined out of its class, an R `setMethod("bar", "Foo")`).
 //!
 //! A pattern captures `@name`, one `@definition.*`/`@reference.*` node and
 //! optionally `@parent`; private `@_x` captures serve its predicates only

@@ -124,6 +124,11 @@ const ZIG_TESTS: &[TestName] = &[
     TestName::Stem("tests"),
     TestName::Stem("test"),
 ];
+/// R: testthat's tests are `tests/testthat/test-foo.R`, with
+/// `helper-*.R` and `setup-*.R` beside them, all under `tests/`; tinytest's
+/// are `inst/tinytest/test_foo.R`. Not `test-*.R` outside a test
+/// directory: testthat's own sources are `R/test-that.R`, `R/test-files.R`.
+const R_TESTS: &[TestName] = &[SNAKE_TESTS[0]];
 /// Kotlin (JUnit, kotlin.test, Kotest) and Swift (XCTest, Quick):
 /// `FooTest.kt`, `FooTests.swift`, `FooSpec.kt`.
 const KOTLIN_SWIFT_TESTS: &[TestName] = &[
@@ -223,6 +228,9 @@ fn ocaml_interface() -> Language {
 }
 fn zig() -> Language {
     tree_sitter_zig::LANGUAGE.into()
+}
+fn r() -> Language {
+    tree_sitter_r::LANGUAGE.into()
 }
 
 /// What a row of [`LANGUAGES`] leaves unsaid: names are not dotted paths
@@ -481,6 +489,22 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         test_names: ZIG_TESTS,
         ..ROW
     },
+    LanguageSpec {
+        id: "r",
+        // Both cases: R packages name their files `.R` (`R/join.R`), some
+        // scripts `.r`. `language_of` compares extensions with case (a `.C`
+        // file is not C, often C++), so both are listed.
+        extensions: &["R", "r"],
+        grammar: r,
+        tags: include_str!("../../queries/r/tags.scm"),
+        // A function is an assignment (`join <- function(x)`), an R6
+        // method may follow `list(` (`public = list(initialize =
+        // function()`), an S4 class or generic is a string
+        // (`setClass("Person"`): no keyword, the file is parsed.
+        definition_words: None,
+        test_names: R_TESTS,
+        ..ROW
+    },
 ];
 
 /// The language of a path, by extension.
@@ -491,19 +515,19 @@ pub fn language_of(path: &str) -> Option<&'static LanguageSpec> {
 
 /// Source code in languages the table has no row (grammar) for, by
 /// extension: Groovy, Erlang, literate Haskell, F#, Visual Basic, Clojure,
-/// R, Julia, Objective-C, Perl, Nim, Crystal, Elm, Gleam, Solidity, CUDA,
+/// Julia, Objective-C, Perl, Nim, Crystal, Elm, Gleam, Solidity, CUDA,
 /// Cython, Fortran, Verilog, VHDL, single-file components (Vue, Svelte,
 /// Astro), and Elixir and Scala scripts. Such files are scored lexically,
 /// without definitions, but they are the project's code: without this list
 /// a Groovy or Erlang project's sources weighed as "not source code" (data,
 /// notebooks, build scripts) and ranked level with its JSON and YAML, as
-/// Kotlin's, Swift's, Scala's, Dart's, Lua's, Haskell's, OCaml's and Zig's
-/// did before they had rows. Shell scripts are left out: in a project of
-/// another language they are tooling.
+/// Kotlin's, Swift's, Scala's, Dart's, Lua's, Haskell's, OCaml's, Zig's and
+/// R's did before they had rows. Shell scripts are left out: in a project
+/// of another language they are tooling.
 pub const LEXICAL_SOURCE_EXTENSIONS: &[&str] = &[
-    "sc", "groovy", "exs", "erl", "hrl", "lhs", "fs", "fsi", "vb", "clj", "cljs", "cljc", "r",
-    "jl", "m", "mm", "pl", "pm", "nim", "cr", "elm", "gleam", "sol", "cu", "cuh", "pyx", "pxd",
-    "f90", "f95", "v", "sv", "vhd", "vue", "svelte", "astro",
+    "sc", "groovy", "exs", "erl", "hrl", "lhs", "fs", "fsi", "vb", "clj", "cljs", "cljc", "jl",
+    "m", "mm", "pl", "pm", "nim", "cr", "elm", "gleam", "sol", "cu", "cuh", "pyx", "pxd", "f90",
+    "f95", "v", "sv", "vhd", "vue", "svelte", "astro",
 ];
 
 /// Test-file names of the languages without a row: the conventions of
@@ -920,6 +944,12 @@ mod tests {
             "src/tests.zig",
             "pkg/freetype/test.zig",
             "test/fuzz-libghostty/src/mem.zig",
+            // R: testthat's `tests/testthat/` (tests, `helper-*.R`,
+            // `setup-*.R`), tinytest's `test_*.R`.
+            "tests/testthat/test-join.R",
+            "tests/testthat/helper-data.R",
+            "tests/testthat/setup-db.R",
+            "inst/tinytest/test_join.R",
         ];
         for p in tests {
             assert!(is_test_path(p), "{p} is a test");
@@ -962,6 +992,10 @@ mod tests {
             "src/Style_test.cs",
             "src/latest.zig",
             "src/contest.zig",
+            // testthat's own sources are named `test-*.R`.
+            "R/test-that.R",
+            "R/test-files.R",
+            "R/latest.R",
             "docs/api.test.md",
         ];
         for p in sources {

@@ -40,7 +40,10 @@ fn receiver_of(name: Node, node: Node, text: &str) -> Option<String> {
         | "member_expression"
         | "selector_expression"
         | "field_expression"
-        | "navigation_expression" => {
+        | "navigation_expression"
+        // R: `rlang::abort`, `self$check`.
+        | "namespace_operator"
+        | "extract_operator" => {
             let mut cursor = access.walk();
             let mut prev = None;
             for child in access.named_children(&mut cursor) {

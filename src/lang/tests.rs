@@ -794,3 +794,109 @@ fn zig_types_methods_constants_and_fields() {
     let init = s.references.iter().find(|r| r.name == "init").unwrap();
     assert_eq!(init.receiver.as_deref(), Some("Parser"));
 }
+
+#[test]
+fn r_functions_classes_methods_and_imports() {
+    let src = "#' Join two tables\n\
+               library(rlang)\n\
+               requireNamespace(\"vctrs\", quietly = TRUE)\n\
+               source(\"R/utils.R\")\n\n\
+               default_by <- c(\"id\")\n\n\
+               join_rows <- function(x, y, by = NULL) {\n  \
+               helper <- function(z) z + 1\n  \
+               by <- by %||% default_by\n  \
+               vctrs::vec_rbind(x, helper(y))\n}\n\n\
+               print.join_spec = function(x, ...) {\n  cat(\"<join_spec>\\n\")\n  invisible(x)\n}\n\n\
+               \"%||%\" <- function(x, y) if (is.null(x)) y else x\n\n\
+               JoinPlan <- R6::R6Class(\"JoinPlan\",\n  inherit = Plan,\n  public = list(\n    keys = NULL,\n\
+               \x20   initialize = function(keys) {\n      self$keys <- keys\n      private$check()\n    }\n  ),\n\
+               \x20 private = list(\n    check = function() stopifnot(length(self$keys) > 0)\n  )\n)\n\n\
+               setClass(\"Person\", representation(name = \"character\"), contains = \"Base\")\n\
+               setGeneric(\"greet\", function(obj, ...) standardGeneric(\"greet\"))\n\
+               setMethod(\"greet\", \"Person\", function(obj, ...) {\n  cat(\"Hello\", obj@name)\n})\n\n\
+               Account <- setRefClass(\"Account\",\n  fields = list(balance = \"numeric\"),\n\
+               \x20 methods = list(\n    deposit = function(x) balance <<- balance + x\n  )\n)\n\n\
+               plan <- JoinPlan$new(keys = \"id\")\n\
+               function(x) x * 2 -> double_it\n";
+    assert_symbols(
+        "R/join.R",
+        src,
+        &[
+            ("constant", "default_by", None, 6, 6),
+            ("function", "join_rows", None, 8, 12),
+            ("function", "helper", Some("join_rows"), 9, 9),
+            // An S3 method keeps its whole name.
+            ("function", "print.join_spec", None, 14, 17),
+            ("function", "%||%", None, 19, 19),
+            ("class", "JoinPlan", None, 21, 33),
+            ("field", "keys", Some("JoinPlan"), 24, 24),
+            ("method", "initialize", Some("JoinPlan"), 25, 28),
+            ("method", "check", Some("JoinPlan"), 31, 31),
+            ("class", "Person", None, 35, 35),
+            ("function", "greet", None, 36, 36),
+            // An S4 method belongs to the class of its signature.
+            ("method", "greet", Some("Person"), 37, 39),
+            ("class", "Account", None, 41, 46),
+            ("field", "balance", Some("Account"), 42, 42),
+            ("method", "deposit", Some("Account"), 44, 44),
+            ("constant", "plan", None, 48, 48),
+            // `function(x) x * 2 -> double_it` assigns in the function's
+            // body: no definition.
+        ],
+        &[
+            ("import", "rlang"),
+            ("import", "vctrs"),
+            ("import", "R/utils.R"),
+            ("call", "helper"),
+            ("call", "is.null"),
+            ("method", "vec_rbind"),
+            ("method", "check"),
+            ("method", "new"),
+            ("class", "JoinPlan"),
+            ("implementation", "Plan"),
+            ("implementation", "Base"),
+        ],
+    );
+    let s = symbols(language_of("R/join.R").unwrap(), src);
+    assert!(
+        s.defines("helper").all(|d| d.local),
+        "a nested function is local"
+    );
+    assert!(
+        s.defines("initialize").all(|d| !d.local),
+        "an R6 method is not"
+    );
+    let receiver = |n: &str| {
+        let r = s.references.iter().find(|r| r.name == n).unwrap();
+        (r.kind.as_str(), r.receiver.as_deref())
+    };
+    assert_eq!(receiver("vec_rbind"), ("method", Some("vctrs")));
+    assert_eq!(receiver("check"), ("method", Some("private")));
+    // An import is no call.
+    assert!(
+        !s.references
+            .iter()
+            .any(|r| r.kind == RefKind::Call && r.name == "library"),
+        "{:?}",
+        s.references
+    );
+}
+
+#[test]
+fn r_files_are_r_in_either_case() {
+    // R packages name their files `.R`; some scripts `.r`. Both are R.
+    for path in ["R/join.R", "analysis/plot.r", "tests/testthat/test-join.R"] {
+        assert_eq!(language_of(path).map(|l| l.id), Some("r"), "{path}");
+        assert!(is_code_path(path), "{path}");
+    }
+    let s = symbols(
+        language_of("tools/fit.r").unwrap(),
+        "fit <- function(df) stats::lm(y ~ x, df)\n",
+    );
+    assert_eq!(s.definitions[0].name, "fit");
+    let lm = s.references.iter().find(|r| r.name == "lm").unwrap();
+    assert_eq!(
+        (lm.kind, lm.receiver.as_deref()),
+        (RefKind::Method, Some("stats"))
+    );
+}
