@@ -25,11 +25,25 @@ pub struct LanguageSpec {
     /// keep the whole path.
     pub dotted_names: bool,
     /// Whether a function is written as equations the grammar leaves as
-    /// sibling nodes (Haskell: a type signature, then one equation per
-    /// pattern): consecutive definitions of one name, with only blank
-    /// lines, comments or pragmas between, are read as one definition
-    /// spanning them all (see `lang::tags`).
-    pub equations: bool,
+    /// sibling nodes, and how (see [`Equations`]): consecutive definitions
+    /// of one name, with only blank lines, comments or pragmas between, are
+    /// read as one definition spanning them all (see `lang::tags`).
+    pub equations: Option<Equations>,
+}
+
+/// How a language writes a function whose parts its grammar leaves as
+/// sibling nodes ([`LanguageSpec::equations`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Equations {
+    /// Haskell: a type signature, then one equation per pattern, with blank
+    /// lines, `--` and `{- -}` comments, `{-# #-}` pragmas and `#`
+    /// preprocessor lines between.
+    Haskell,
+    /// Erlang: a `-spec`, then one clause per pattern, each ending in `;`
+    /// but the last, which ends in `.` (the next clause of that name is
+    /// another function, of another arity), with blank lines and `%`
+    /// comments between.
+    Erlang,
 }
 
 /// One way a language names its test files, matched against the file's stem:
@@ -144,6 +158,13 @@ const SCALA_TESTS: &[TestName] = &[
     TestName::ClassSuffix("Spec"),
     TestName::ClassSuffix("Suite"),
 ];
+/// Erlang: Common Test's `foo_SUITE.erl` (its case: CT runs no other),
+/// EUnit's `foo_tests.erl` and `foo_test.erl`.
+const ERLANG_TESTS: &[TestName] = &[
+    SNAKE_TESTS[1],
+    SNAKE_TESTS[2],
+    TestName::ClassSuffix("_SUITE"),
+];
 /// Haskell (hspec, tasty, HUnit): `FooSpec.hs`, `FooTest.hs`,
 /// `FooTests.hs`, and the suites' entry points `Spec.hs` (hspec-discover's)
 /// and `Test.hs`.
@@ -232,11 +253,14 @@ fn zig() -> Language {
 fn r() -> Language {
     tree_sitter_r::LANGUAGE.into()
 }
+fn erlang() -> Language {
+    tree_sitter_erlang::LANGUAGE.into()
+}
 
 /// What a row of [`LANGUAGES`] leaves unsaid: names are not dotted paths
 /// (see [`LanguageSpec::dotted_names`]; Elixir's row says otherwise), and a
-/// function is one node (see [`LanguageSpec::equations`]; Haskell's row
-/// says otherwise).
+/// function is one node (see [`LanguageSpec::equations`]; Haskell's and
+/// Erlang's rows say otherwise).
 const ROW: LanguageSpec = LanguageSpec {
     id: "",
     extensions: &[],
@@ -245,7 +269,7 @@ const ROW: LanguageSpec = LanguageSpec {
     definition_words: None,
     test_names: &[],
     dotted_names: false,
-    equations: false,
+    equations: None,
 };
 
 pub static LANGUAGES: &[LanguageSpec] = &[
@@ -445,7 +469,7 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         // line of its own: the file is parsed.
         definition_words: None,
         test_names: HASKELL_TESTS,
-        equations: true,
+        equations: Some(Equations::Haskell),
         ..ROW
     },
     LanguageSpec {
@@ -505,6 +529,20 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         test_names: R_TESTS,
         ..ROW
     },
+    LanguageSpec {
+        id: "erlang",
+        // Modules and the headers they `-include` (records, macros, types).
+        extensions: &["erl", "hrl"],
+        grammar: erlang,
+        tags: include_str!("../../queries/erlang/tags.scm"),
+        // A function is defined by its name first on a line, but a record's
+        // fields may be listed several to a line (`{name, count = 0}`) with
+        // no keyword: the file is parsed.
+        definition_words: None,
+        test_names: ERLANG_TESTS,
+        equations: Some(Equations::Erlang),
+        ..ROW
+    },
 ];
 
 /// The language of a path, by extension.
@@ -514,20 +552,20 @@ pub fn language_of(path: &str) -> Option<&'static LanguageSpec> {
 }
 
 /// Source code in languages the table has no row (grammar) for, by
-/// extension: Groovy, Erlang, literate Haskell, F#, Visual Basic, Clojure,
+/// extension: Groovy, literate Haskell, F#, Visual Basic, Clojure,
 /// Julia, Objective-C, Perl, Nim, Crystal, Elm, Gleam, Solidity, CUDA,
 /// Cython, Fortran, Verilog, VHDL, single-file components (Vue, Svelte,
 /// Astro), and Elixir and Scala scripts. Such files are scored lexically,
 /// without definitions, but they are the project's code: without this list
-/// a Groovy or Erlang project's sources weighed as "not source code" (data,
+/// a Groovy or Clojure project's sources weighed as "not source code" (data,
 /// notebooks, build scripts) and ranked level with its JSON and YAML, as
-/// Kotlin's, Swift's, Scala's, Dart's, Lua's, Haskell's, OCaml's, Zig's and
-/// R's did before they had rows. Shell scripts are left out: in a project
-/// of another language they are tooling.
+/// Kotlin's, Swift's, Scala's, Dart's, Lua's, Haskell's, OCaml's, Zig's,
+/// R's and Erlang's did before they had rows. Shell scripts are left out:
+/// in a project of another language they are tooling.
 pub const LEXICAL_SOURCE_EXTENSIONS: &[&str] = &[
-    "sc", "groovy", "exs", "erl", "hrl", "lhs", "fs", "fsi", "vb", "clj", "cljs", "cljc", "jl",
-    "m", "mm", "pl", "pm", "nim", "cr", "elm", "gleam", "sol", "cu", "cuh", "pyx", "pxd", "f90",
-    "f95", "v", "sv", "vhd", "vue", "svelte", "astro",
+    "sc", "groovy", "exs", "lhs", "fs", "fsi", "vb", "clj", "cljs", "cljc", "jl", "m", "mm", "pl",
+    "pm", "nim", "cr", "elm", "gleam", "sol", "cu", "cuh", "pyx", "pxd", "f90", "f95", "v", "sv",
+    "vhd", "vue", "svelte", "astro",
 ];
 
 /// Test-file names of the languages without a row: the conventions of
@@ -801,7 +839,7 @@ pub(super) struct Compiled {
     /// The row's [`LanguageSpec::dotted_names`].
     pub(super) dotted_names: bool,
     /// The row's [`LanguageSpec::equations`].
-    pub(super) equations: bool,
+    pub(super) equations: Option<Equations>,
 }
 
 /// The compiled query of `spec` (compiled on first use, then cached).
@@ -950,6 +988,13 @@ mod tests {
             "tests/testthat/helper-data.R",
             "tests/testthat/setup-db.R",
             "inst/tinytest/test_join.R",
+            // Erlang: Common Test's `*_SUITE.erl`, EUnit's `*_tests.erl`
+            // and `*_test.erl`, `test/`.
+            "apps/cowboy/src/http2_SUITE.erl",
+            "src/jid_tests.erl",
+            "src/json_test.erl",
+            "test/handlers/ws_init_h.erl",
+            "test/suite.hrl",
         ];
         for p in tests {
             assert!(is_test_path(p), "{p} is a test");
@@ -996,6 +1041,11 @@ mod tests {
             "R/test-that.R",
             "R/test-files.R",
             "R/latest.R",
+            // Erlang: Common Test's own sources name no suite (`ct_suite`
+            // is the suites' behaviour), nor does a `_suite` in lower case.
+            "src/ct_suite.erl",
+            "src/ejabberd_test_options.erl",
+            "src/mod_configtest.erl",
             "docs/api.test.md",
         ];
         for p in sources {

@@ -3,7 +3,7 @@
 //! they are accessed on).
 
 use super::kinds::{DefKind, Definition, RefKind, Reference, Symbols};
-use super::table::Compiled;
+use super::table::{Compiled, Equations};
 use std::collections::HashMap;
 use tree_sitter::{Node, QueryCursor, QueryCursorOptions, QueryMatch, StreamingIterator, Tree};
 
@@ -120,7 +120,9 @@ pub(super) fn symbols_of(
             .and_then(RefKind::from_capture)
         {
             let name_text = if kind == RefKind::Import {
-                name_text
+                // A path in a string literal the grammar gives no content
+                // node (Erlang's `-include("x.hrl")`): without its quotes.
+                unquote(name_text)
             } else {
                 last_part(c, name_text)
             };
@@ -135,17 +137,27 @@ pub(super) fn symbols_of(
     }
     // A call whose name is a definition's name is that definition's head
     // (Elixir's `def f(x) do` is the call `f(x)` inside the call `def`), not
-    // a use.
+    // a use; one whose name is a method call's is that method call (Erlang's
+    // `lists:map(F, L)` holds the call `map(F, L)`).
     let mut out = found.symbols;
     let heads = &found.def_names;
+    let methods: std::collections::HashSet<&std::ops::Range<usize>> = out
+        .references
+        .iter()
+        .zip(&found.ref_names)
+        .filter(|(r, _)| r.kind == RefKind::Method)
+        .map(|(_, name)| name)
+        .collect();
     out.references = std::mem::take(&mut out.references)
         .into_iter()
         .zip(&found.ref_names)
-        .filter(|(r, name)| r.kind != RefKind::Call || !heads.contains(*name))
+        .filter(|(r, name)| {
+            r.kind != RefKind::Call || !(heads.contains(*name) || methods.contains(name))
+        })
         .map(|(r, _)| r)
         .collect();
-    if c.equations {
-        join_equations(&mut out.definitions, &mut found.spans, text);
+    if let Some(style) = c.equations {
+        join_equations(&mut out.definitions, &mut found.spans, text, style);
     }
     nest(&mut out.definitions, &mut found.spans);
     out.references.dedup();
@@ -280,13 +292,16 @@ fn definition(
 
 /// Joins the parts of a function its grammar leaves as sibling nodes
 /// ([`Compiled::equations`]: Haskell's `len :: [a] -> Int`, `len [] = 0`,
-/// `len (_:xs) = 1 + len xs`) into one definition, from the first line of
-/// the first to the last line of the last, so the function is one snippet
-/// and one definition of its name: consecutive functions (or methods) of
-/// one name with only blank lines, comments, pragmas and preprocessor lines
-/// between ([`only_trivia`]). The joined parts are removed from `defs` and
-/// `spans` (each definition's [`Span`]).
-fn join_equations(defs: &mut Vec<Definition>, spans: &mut Vec<Span>, text: &str) {
+/// `len (_:xs) = 1 + len xs`; Erlang's `-spec len(list()) -> integer().`,
+/// `len([]) -> 0;`, `len([_ | T]) -> 1 + len(T).`) into one definition,
+/// from the first line of the first to the last line of the last, so the
+/// function is one snippet and one definition of its name: consecutive
+/// functions (or methods) of one name with only blank lines, comments,
+/// pragmas and preprocessor lines between ([`only_trivia`]); in Erlang, not
+/// past a clause that ends in `.` (the function's last: a next clause of
+/// that name is another arity's). The joined parts are removed from `defs`
+/// and `spans` (each definition's [`Span`]).
+fn join_equations(defs: &mut Vec<Definition>, spans: &mut Vec<Span>, text: &str, style: Equations) {
     spans.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
     let mut gone = vec![false; defs.len()];
     // The span (index in `spans`) of the function the next part may join.
@@ -302,15 +317,16 @@ fn join_equations(defs: &mut Vec<Definition>, spans: &mut Vec<Span>, text: &str)
             if defs[di].name == defs[dj].name
                 && defs[di].kind == defs[dj].kind
                 && end <= start
-                && only_trivia(&text[end..start])
+                && only_trivia(&text[end..start], style)
             {
                 spans[i].1 = spans[j].1;
                 defs[di].end_line = defs[dj].end_line;
                 gone[dj] = true;
+                open = (!ends_function(&text[spans[j].0..spans[j].1], style)).then_some(i);
                 continue;
             }
         }
-        open = Some(j);
+        open = (!ends_function(&text[spans[j].0..spans[j].1], style)).then_some(j);
     }
     if !gone.contains(&true) {
         return;
@@ -332,11 +348,27 @@ fn join_equations(defs: &mut Vec<Definition>, spans: &mut Vec<Span>, text: &str)
     }
 }
 
+/// Whether `part` (the text of one part of a function) is its last: an
+/// Erlang clause ending in `.` (not a `-spec`, which is an attribute and
+/// ends in `.` too). A Haskell function ends where another name's begins.
+fn ends_function(part: &str, style: Equations) -> bool {
+    style == Equations::Erlang && !part.starts_with('-') && part.trim_end().ends_with('.')
+}
+
 /// Whether `between` (the text between two definitions) holds only blank
-/// lines, `--` and `{- -}` comments, `{-# #-}` pragmas and `#` preprocessor
-/// lines.
-fn only_trivia(between: &str) -> bool {
+/// lines and comments: in Haskell `--` and `{- -}` comments, `{-# #-}`
+/// pragmas and `#` preprocessor lines, in Erlang `%` comments.
+fn only_trivia(between: &str, style: Equations) -> bool {
     let mut rest = between.trim_start();
+    if style == Equations::Erlang {
+        while let Some(comment) = rest.strip_prefix('%') {
+            rest = comment
+                .find('\n')
+                .map_or("", |n| &comment[n..])
+                .trim_start();
+        }
+        return rest.is_empty();
+    }
     while !rest.is_empty() {
         if let Some(block) = rest.strip_prefix("{-") {
             let Some(end) = block.find("-}") else {
@@ -351,6 +383,13 @@ fn only_trivia(between: &str) -> bool {
         rest = rest.trim_start();
     }
     true
+}
+
+/// `name` without the double quotes around it, if it has them.
+fn unquote(name: &str) -> &str {
+    name.strip_prefix('"')
+        .and_then(|n| n.strip_suffix('"'))
+        .unwrap_or(name)
 }
 
 /// Sets each definition's parent and `local`, then sorts them by line.

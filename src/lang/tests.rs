@@ -900,3 +900,116 @@ fn r_files_are_r_in_either_case() {
         (RefKind::Method, Some("stats"))
     );
 }
+
+#[test]
+fn erlang_functions_records_macros_types_and_remote_calls() {
+    let src = "-module(ejabberd_sm).\n\
+               -behaviour(gen_server).\n\n\
+               -include(\"logger.hrl\").\n\
+               -include_lib(\"xmpp/include/xmpp.hrl\").\n\
+               -import(lists, [foldl/3]).\n\n\
+               -export([start_link/0, route/2, route/3]).\n\n\
+               -define(SM_CACHE, sm_cache).\n\
+               -define(DEBUG(Fmt, Args), logger:debug(Fmt, Args)).\n\n\
+               -record(session, {sid,\n                  \
+               usr = {<<>>, <<>>, <<>>} :: {binary(), binary(), binary()},\n                  \
+               priority, info = []}).\n\n\
+               -type sid() :: {erlang:timestamp(), pid()}.\n\
+               -opaque info() :: [{atom(), term()}].\n\n\
+               -callback open_session(binary(), sid()) -> ok.\n\n\
+               %% Starts the session manager.\n\
+               -spec start_link() -> {ok, pid()}.\n\
+               start_link() ->\n    gen_server:start_link({local, ?MODULE}, ?MODULE, [], []).\n\n\
+               -spec route(jid(), term()) -> ok.\n\
+               route(To, Term) ->\n    route(To, Term, ?SM_CACHE).\n\n\
+               route(#jid{luser = <<\"\">>}, _Term, _Cache) ->\n    ok;\n\
+               %% A user's sessions.\n\
+               route(To, Term, Cache) ->\n    \
+               ?DEBUG(\"route ~p\", [Term]),\n    \
+               Sessions = get_sessions(To, Cache),\n    \
+               foldl(fun do_route/2, Term, Sessions),\n    \
+               lists:foreach(fun ejabberd_router:route/1, Sessions).\n\n\
+               get_sessions(#jid{} = To, Cache) ->\n    ets_cache:lookup(Cache, To, fun() -> [] end).\n\n\
+               do_route(#session{sid = Sid}, Term) -> Sid ! Term.\n";
+    let path = "src/ejabberd_sm.erl";
+    assert_symbols(
+        path,
+        src,
+        &[
+            ("module", "ejabberd_sm", None, 1, 1),
+            ("macro", "SM_CACHE", None, 10, 10),
+            ("macro", "DEBUG", None, 11, 11),
+            ("class", "session", None, 13, 15),
+            ("field", "sid", Some("session"), 13, 13),
+            ("field", "usr", Some("session"), 14, 14),
+            ("field", "priority", Some("session"), 15, 15),
+            ("field", "info", Some("session"), 15, 15),
+            ("class", "sid", None, 17, 17),
+            ("class", "info", None, 18, 18),
+            ("method", "open_session", None, 20, 20),
+            // From the `-spec` to the clause ending in `.`.
+            ("function", "start_link", None, 23, 25),
+            ("function", "route", None, 27, 29),
+            // `route/3`, another function: both clauses, the comment
+            // between them included.
+            ("function", "route", None, 31, 38),
+            ("function", "get_sessions", None, 40, 41),
+            ("function", "do_route", None, 43, 43),
+        ],
+        &[
+            ("implementation", "gen_server"),
+            ("import", "logger.hrl"),
+            ("import", "xmpp/include/xmpp.hrl"),
+            ("import", "lists"),
+            ("import_name", "foldl"),
+            ("type", "gen_server"),
+            ("method", "start_link"),
+            ("call", "route"),
+            ("constant", "SM_CACHE"),
+            ("call", "DEBUG"),
+            ("call", "get_sessions"),
+            ("call", "foldl"),
+            ("call", "do_route"),
+            ("type", "lists"),
+            ("method", "foreach"),
+            ("type", "ejabberd_router"),
+            ("method", "route"),
+            ("method", "lookup"),
+            ("type", "jid"),
+            ("type", "session"),
+        ],
+    );
+    let s = symbols(language_of(path).unwrap(), src);
+    // A remote call is no local call too, and `?MODULE` names no macro of
+    // the project.
+    for name in ["start_link", "foreach", "lookup", "MODULE"] {
+        assert!(
+            !s.references
+                .iter()
+                .any(|r| r.name == name && matches!(r.kind, RefKind::Call | RefKind::Constant)),
+            "{name}: {:?}",
+            s.references
+        );
+    }
+}
+
+#[test]
+fn erlang_headers_are_parsed_and_suites_are_tests() {
+    let hrl = "-record(state, {host = <<>> :: binary(), count = 0}).\n\
+               -define(TIMEOUT, 5000).\n";
+    assert_symbols(
+        "include/ejabberd_http.hrl",
+        hrl,
+        &[
+            ("class", "state", None, 1, 1),
+            ("field", "host", Some("state"), 1, 1),
+            ("field", "count", Some("state"), 1, 1),
+            ("macro", "TIMEOUT", None, 2, 2),
+        ],
+        &[("call", "binary")],
+    );
+    assert!(is_test_path("src/cowboy_http_SUITE.erl"));
+    assert!(is_test_path("src/jid_tests.erl"));
+    assert!(!is_test_path("src/cowboy_http.erl"));
+    assert!(!is_code_path("src/cowboy.app.src"));
+}

@@ -101,10 +101,10 @@ const MAX_LEAD_LINES: usize = 8;
 /// annotation or attribute line, in any of the table's languages: `//`,
 /// `/*`, `*` (inside a block comment), `#` (Python, Ruby, shell comments,
 /// Rust attributes, C preprocessor lines), `@` (decorators, annotations),
-/// `--` (Lua, SQL, Haskell).
+/// `--` (Lua, SQL, Haskell), `%` (Erlang).
 fn is_lead_line(line: &str) -> bool {
     let t = line.trim_start();
-    ["//", "/*", "*", "#", "@", "--"]
+    ["//", "/*", "*", "#", "@", "--", "%"]
         .iter()
         .any(|p| t.starts_with(p))
 }
@@ -810,6 +810,36 @@ mod tests {
         );
         let doc = line_of(text, "Copy a file");
         assert!(shows(&sn, doc), "line {doc}: {sn:?}");
+    }
+
+    #[test]
+    fn an_erlang_function_is_shown_with_its_comment_spec_and_every_clause() {
+        // The grammar leaves each clause a node of its own: the function
+        // is read from its `-spec` to the clause ending in `.`, and the
+        // `%%` comment above it leads it.
+        let mut text = String::from("-module(cowboy_http).\n");
+        for i in 0..6 {
+            text.push_str(&format!(
+                "\nunrelated_{i}(A) ->\n    B = A + {i},\n    C = B * 2,\n    C - 1.\n"
+            ));
+        }
+        text.push_str(concat!(
+            "\n%% Splits the Host header into host and port.\n",
+            "-spec parse_host(binary()) -> {binary(), integer()}.\n",
+            "parse_host(<<>>) ->\n    error(badarg);\n",
+            "parse_host(<<$[, Rest/bits>>) ->\n    parse_ipv6(Rest);\n",
+            "parse_host(Host) ->\n    split_port(Host, <<>>).\n",
+        ));
+        let sn = snippets_for(
+            "src/cowboy_http.erl",
+            &text,
+            "parse_host crashes on an empty Host header",
+        );
+        for at in ["Splits the Host", "parse_ipv6", "split_port"] {
+            let line = line_of(&text, at);
+            assert!(shows(&sn, line), "line {line} ({at}): {sn:?}");
+        }
+        assert!(!shows(&sn, line_of(&text, "unrelated_0")), "{sn:?}");
     }
 
     /// `unrelated_i` filler functions of six lines each, so no two
