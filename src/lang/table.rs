@@ -21,8 +21,9 @@ pub struct LanguageSpec {
     pub test_names: &'static [TestName],
     /// Whether definitions and uses are named by dotted paths that are read
     /// by their last part (Elixir's `defmodule Phoenix.Router` defines
-    /// `Router`, the name a task's `Phoenix.Router` or `Router` gives); imports
-    /// keep the whole path.
+    /// `Router`, the name a task's `Phoenix.Router` or `Router` gives;
+    /// Julia's `Base.show(io::IO, x::T) = ...` defines `show`); imports keep
+    /// the whole path.
     pub dotted_names: bool,
     /// Whether a function is written as equations the grammar leaves as
     /// sibling nodes (Haskell: a type signature, then one equation per
@@ -30,6 +31,18 @@ pub struct LanguageSpec {
     /// lines, comments or pragmas between, are read as one definition
     /// spanning them all (see `lang::tags`).
     pub equations: bool,
+    /// A mark the language may end a name with that a task's words leave
+    /// out (Julia's `!` on a function that mutates its arguments: `push!`,
+    /// `deleteat!`): definitions and uses are named without it, as the
+    /// task's word `deleteat` and the file's own words name them (`sort`
+    /// and `sort!` are then one name). Imports keep it.
+    pub name_mark: Option<char>,
+    /// The kind of node that documents the definition after it (Julia's
+    /// docstring, a string right before a `function` or `struct`): a
+    /// definition starts at its docstring, as a Python function holds its
+    /// own, so the words of its documentation are its evidence and its
+    /// snippet shows them (see `lang::tags`).
+    pub doc_before: Option<&'static str>,
 }
 
 /// One way a language names its test files, matched against the file's stem:
@@ -157,6 +170,18 @@ const HASKELL_TESTS: &[TestName] = &[
 /// `dune_rules/test_rules.ml`, `inline_tests.ml` and `cram_test.ml` (the
 /// code that runs tests).
 const BY_DIRECTORY_ONLY: &[TestName] = &[];
+/// Julia: a package's tests are in `test/`, run from `test/runtests.jl`
+/// (Pkg's entry point; a sub-suite's too: `test/ext_cuda/runtests.jl`),
+/// most named by what they test (`test/layers/basic.jl`), some `test_*.jl`
+/// or `*_tests.jl`; outside `test/`, a file of tests has the same names.
+/// Not `*Test.jl`: `ReTest.jl`, `src/ChainRulesTestUtils.jl` are packages'
+/// sources.
+const JULIA_TESTS: &[TestName] = &[
+    SNAKE_TESTS[0],
+    SNAKE_TESTS[1],
+    SNAKE_TESTS[2],
+    TestName::Stem("runtests"),
+];
 
 fn python() -> Language {
     tree_sitter_python::LANGUAGE.into()
@@ -224,11 +249,17 @@ fn ocaml_interface() -> Language {
 fn zig() -> Language {
     tree_sitter_zig::LANGUAGE.into()
 }
+fn julia() -> Language {
+    tree_sitter_julia::LANGUAGE.into()
+}
 
 /// What a row of [`LANGUAGES`] leaves unsaid: names are not dotted paths
-/// (see [`LanguageSpec::dotted_names`]; Elixir's row says otherwise), and a
-/// function is one node (see [`LanguageSpec::equations`]; Haskell's row
-/// says otherwise).
+/// (see [`LanguageSpec::dotted_names`]; Elixir's and Julia's rows say
+/// otherwise), a function is one node (see [`LanguageSpec::equations`];
+/// Haskell's row says otherwise), names keep their every character (see
+/// [`LanguageSpec::name_mark`]) and a definition starts at its own first
+/// line (see [`LanguageSpec::doc_before`]; Julia's row says otherwise of
+/// both).
 const ROW: LanguageSpec = LanguageSpec {
     id: "",
     extensions: &[],
@@ -238,6 +269,8 @@ const ROW: LanguageSpec = LanguageSpec {
     test_names: &[],
     dotted_names: false,
     equations: false,
+    name_mark: None,
+    doc_before: None,
 };
 
 pub static LANGUAGES: &[LanguageSpec] = &[
@@ -481,6 +514,20 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         test_names: ZIG_TESTS,
         ..ROW
     },
+    LanguageSpec {
+        id: "julia",
+        extensions: &["jl"],
+        grammar: julia,
+        tags: include_str!("../../queries/julia/tags.scm"),
+        // The short form `f(x) = ...` and a struct's fields have no keyword:
+        // the file is parsed.
+        definition_words: None,
+        test_names: JULIA_TESTS,
+        dotted_names: true,
+        name_mark: Some('!'),
+        doc_before: Some("string_literal"),
+        ..ROW
+    },
 ];
 
 /// The language of a path, by extension.
@@ -491,19 +538,19 @@ pub fn language_of(path: &str) -> Option<&'static LanguageSpec> {
 
 /// Source code in languages the table has no row (grammar) for, by
 /// extension: Groovy, Erlang, literate Haskell, F#, Visual Basic, Clojure,
-/// R, Julia, Objective-C, Perl, Nim, Crystal, Elm, Gleam, Solidity, CUDA,
-/// Cython, Fortran, Verilog, VHDL, single-file components (Vue, Svelte,
-/// Astro), and Elixir and Scala scripts. Such files are scored lexically,
-/// without definitions, but they are the project's code: without this list
-/// a Groovy or Erlang project's sources weighed as "not source code" (data,
+/// R, Objective-C, Perl, Nim, Crystal, Elm, Gleam, Solidity, CUDA, Cython,
+/// Fortran, Verilog, VHDL, single-file components (Vue, Svelte, Astro), and
+/// Elixir and Scala scripts. Such files are scored lexically, without
+/// definitions, but they are the project's code: without this list a Groovy
+/// or Erlang project's sources weighed as "not source code" (data,
 /// notebooks, build scripts) and ranked level with its JSON and YAML, as
-/// Kotlin's, Swift's, Scala's, Dart's, Lua's, Haskell's, OCaml's and Zig's
-/// did before they had rows. Shell scripts are left out: in a project of
-/// another language they are tooling.
+/// Kotlin's, Swift's, Scala's, Dart's, Lua's, Haskell's, OCaml's, Zig's and
+/// Julia's did before they had rows. Shell scripts are left out: in a
+/// project of another language they are tooling.
 pub const LEXICAL_SOURCE_EXTENSIONS: &[&str] = &[
-    "sc", "groovy", "exs", "erl", "hrl", "lhs", "fs", "fsi", "vb", "clj", "cljs", "cljc", "r",
-    "jl", "m", "mm", "pl", "pm", "nim", "cr", "elm", "gleam", "sol", "cu", "cuh", "pyx", "pxd",
-    "f90", "f95", "v", "sv", "vhd", "vue", "svelte", "astro",
+    "sc", "groovy", "exs", "erl", "hrl", "lhs", "fs", "fsi", "vb", "clj", "cljs", "cljc", "r", "m",
+    "mm", "pl", "pm", "nim", "cr", "elm", "gleam", "sol", "cu", "cuh", "pyx", "pxd", "f90", "f95",
+    "v", "sv", "vhd", "vue", "svelte", "astro",
 ];
 
 /// Test-file names of the languages without a row: the conventions of
@@ -778,6 +825,10 @@ pub(super) struct Compiled {
     pub(super) dotted_names: bool,
     /// The row's [`LanguageSpec::equations`].
     pub(super) equations: bool,
+    /// The row's [`LanguageSpec::name_mark`].
+    pub(super) name_mark: Option<char>,
+    /// The row's [`LanguageSpec::doc_before`].
+    pub(super) doc_before: Option<&'static str>,
 }
 
 /// The compiled query of `spec` (compiled on first use, then cached).
@@ -804,6 +855,8 @@ pub(super) fn compiled(spec: &LanguageSpec) -> &'static Compiled {
             parent_idx,
             dotted_names: spec.dotted_names,
             equations: spec.equations,
+            name_mark: spec.name_mark,
+            doc_before: spec.doc_before,
         }
     })
 }
@@ -920,6 +973,12 @@ mod tests {
             "src/tests.zig",
             "pkg/freetype/test.zig",
             "test/fuzz-libghostty/src/mem.zig",
+            // Julia: `test/` (Pkg runs `test/runtests.jl`), a suite's
+            // `runtests.jl` elsewhere, `test_*.jl`, `*_tests.jl`.
+            "test/layers/basic.jl",
+            "lib/FluxCUDA/runtests.jl",
+            "src/test_utils.jl",
+            "src/join_tests.jl",
         ];
         for p in tests {
             assert!(is_test_path(p), "{p} is a test");
@@ -962,6 +1021,10 @@ mod tests {
             "src/Style_test.cs",
             "src/latest.zig",
             "src/contest.zig",
+            // Julia packages named like tests are sources.
+            "src/ReTest.jl",
+            "src/ChainRulesTestUtils.jl",
+            "src/contest.jl",
             "docs/api.test.md",
         ];
         for p in sources {
