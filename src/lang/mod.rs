@@ -17,12 +17,14 @@
 //! A pattern captures `@name`, one `@definition.*`/`@reference.*` node and
 //! optionally `@parent`; private `@_x` captures serve its predicates only
 //! (Kotlin's `const`, Elixir's `def`). When several patterns define the same
-//! node, the earliest in the file wins. A row with `dotted_names` (Elixir)
-//! reads a dotted name by its last part; a row with `equations` (Haskell,
-//! Erlang) reads a function's signature and equations (clauses), sibling
-//! nodes, as one definition; a call whose name is a definition's name is
-//! that definition's head, not a use, and one whose name is a method call's
-//! is that method call.
+//! node, the earliest in the file wins. A row with `dotted_names` (Elixir,
+//! Julia) reads a dotted name by its last part; a row with `equations`
+//! (Haskell, Erlang) reads a function's signature and equations (clauses),
+//! sibling nodes, as one definition; a row with a `name_mark` (Julia's `!`)
+//! reads names without it; a row with `doc_before` (Julia) starts a
+//! definition at the docstring before it; a call whose name is (in) a
+//! definition's name is that definition's head, not a use, and one whose
+//! name is a method call's is that method call.
 //!
 //! The files, one concept each: `table` (the rows, and each row's compiled
 //! tags query), `header` (a `.h` header that is C++), `kinds` (what the

@@ -21,14 +21,27 @@ pub struct LanguageSpec {
     pub test_names: &'static [TestName],
     /// Whether definitions and uses are named by dotted paths that are read
     /// by their last part (Elixir's `defmodule Phoenix.Router` defines
-    /// `Router`, the name a task's `Phoenix.Router` or `Router` gives); imports
-    /// keep the whole path.
+    /// `Router`, the name a task's `Phoenix.Router` or `Router` gives;
+    /// Julia's `Base.show(io::IO, x::T) = ...` defines `show`); imports keep
+    /// the whole path.
     pub dotted_names: bool,
     /// Whether a function is written as equations the grammar leaves as
     /// sibling nodes, and how (see [`Equations`]): consecutive definitions
     /// of one name, with only blank lines, comments or pragmas between, are
     /// read as one definition spanning them all (see `lang::tags`).
     pub equations: Option<Equations>,
+    /// A mark the language may end a name with that a task's words leave
+    /// out (Julia's `!` on a function that mutates its arguments: `push!`,
+    /// `deleteat!`): definitions and uses are named without it, as the
+    /// task's word `deleteat` and the file's own words name them (`sort`
+    /// and `sort!` are then one name). Imports keep it.
+    pub name_mark: Option<char>,
+    /// The kind of node that documents the definition after it (Julia's
+    /// docstring, a string right before a `function` or `struct`): a
+    /// definition starts at its docstring, as a Python function holds its
+    /// own, so the words of its documentation are its evidence and its
+    /// snippet shows them (see `lang::tags`).
+    pub doc_before: Option<&'static str>,
 }
 
 /// How a language writes a function whose parts its grammar leaves as
@@ -183,6 +196,18 @@ const HASKELL_TESTS: &[TestName] = &[
 /// `dune_rules/test_rules.ml`, `inline_tests.ml` and `cram_test.ml` (the
 /// code that runs tests).
 const BY_DIRECTORY_ONLY: &[TestName] = &[];
+/// Julia: a package's tests are in `test/`, run from `test/runtests.jl`
+/// (Pkg's entry point; a sub-suite's too: `test/ext_cuda/runtests.jl`),
+/// most named by what they test (`test/layers/basic.jl`), some `test_*.jl`
+/// or `*_tests.jl`; outside `test/`, a file of tests has the same names.
+/// Not `*Test.jl`: `ReTest.jl`, `src/ChainRulesTestUtils.jl` are packages'
+/// sources.
+const JULIA_TESTS: &[TestName] = &[
+    SNAKE_TESTS[0],
+    SNAKE_TESTS[1],
+    SNAKE_TESTS[2],
+    TestName::Stem("runtests"),
+];
 
 fn python() -> Language {
     tree_sitter_python::LANGUAGE.into()
@@ -257,10 +282,17 @@ fn erlang() -> Language {
     tree_sitter_erlang::LANGUAGE.into()
 }
 
+fn julia() -> Language {
+    tree_sitter_julia::LANGUAGE.into()
+}
+
 /// What a row of [`LANGUAGES`] leaves unsaid: names are not dotted paths
-/// (see [`LanguageSpec::dotted_names`]; Elixir's row says otherwise), and a
-/// function is one node (see [`LanguageSpec::equations`]; Haskell's and
-/// Erlang's rows say otherwise).
+/// (see [`LanguageSpec::dotted_names`]; Elixir's and Julia's rows say
+/// otherwise), a function is one node (see [`LanguageSpec::equations`];
+/// Haskell's and Erlang's rows say otherwise), names keep their every
+/// character (see [`LanguageSpec::name_mark`]) and a definition starts at
+/// its own first line (see [`LanguageSpec::doc_before`]; Julia's row says
+/// otherwise of both).
 const ROW: LanguageSpec = LanguageSpec {
     id: "",
     extensions: &[],
@@ -270,6 +302,8 @@ const ROW: LanguageSpec = LanguageSpec {
     test_names: &[],
     dotted_names: false,
     equations: None,
+    name_mark: None,
+    doc_before: None,
 };
 
 pub static LANGUAGES: &[LanguageSpec] = &[
@@ -543,6 +577,20 @@ pub static LANGUAGES: &[LanguageSpec] = &[
         equations: Some(Equations::Erlang),
         ..ROW
     },
+    LanguageSpec {
+        id: "julia",
+        extensions: &["jl"],
+        grammar: julia,
+        tags: include_str!("../../queries/julia/tags.scm"),
+        // The short form `f(x) = ...` and a struct's fields have no keyword:
+        // the file is parsed.
+        definition_words: None,
+        test_names: JULIA_TESTS,
+        dotted_names: true,
+        name_mark: Some('!'),
+        doc_before: Some("string_literal"),
+        ..ROW
+    },
 ];
 
 /// The language of a path, by extension.
@@ -553,19 +601,19 @@ pub fn language_of(path: &str) -> Option<&'static LanguageSpec> {
 
 /// Source code in languages the table has no row (grammar) for, by
 /// extension: Groovy, literate Haskell, F#, Visual Basic, Clojure,
-/// Julia, Objective-C, Perl, Nim, Crystal, Elm, Gleam, Solidity, CUDA,
-/// Cython, Fortran, Verilog, VHDL, single-file components (Vue, Svelte,
-/// Astro), and Elixir and Scala scripts. Such files are scored lexically,
-/// without definitions, but they are the project's code: without this list
-/// a Groovy or Clojure project's sources weighed as "not source code" (data,
+/// Objective-C, Perl, Nim, Crystal, Elm, Gleam, Solidity, CUDA, Cython,
+/// Fortran, Verilog, VHDL, single-file components (Vue, Svelte, Astro), and
+/// Elixir and Scala scripts. Such files are scored lexically, without
+/// definitions, but they are the project's code: without this list a Groovy
+/// or Clojure project's sources weighed as "not source code" (data,
 /// notebooks, build scripts) and ranked level with its JSON and YAML, as
 /// Kotlin's, Swift's, Scala's, Dart's, Lua's, Haskell's, OCaml's, Zig's,
-/// R's and Erlang's did before they had rows. Shell scripts are left out:
-/// in a project of another language they are tooling.
+/// R's, Erlang's and Julia's did before they had rows. Shell scripts are
+/// left out: in a project of another language they are tooling.
 pub const LEXICAL_SOURCE_EXTENSIONS: &[&str] = &[
-    "sc", "groovy", "exs", "lhs", "fs", "fsi", "vb", "clj", "cljs", "cljc", "jl", "m", "mm", "pl",
-    "pm", "nim", "cr", "elm", "gleam", "sol", "cu", "cuh", "pyx", "pxd", "f90", "f95", "v", "sv",
-    "vhd", "vue", "svelte", "astro",
+    "sc", "groovy", "exs", "lhs", "fs", "fsi", "vb", "clj", "cljs", "cljc", "m", "mm", "pl", "pm",
+    "nim", "cr", "elm", "gleam", "sol", "cu", "cuh", "pyx", "pxd", "f90", "f95", "v", "sv", "vhd",
+    "vue", "svelte", "astro",
 ];
 
 /// Test-file names of the languages without a row: the conventions of
@@ -840,6 +888,10 @@ pub(super) struct Compiled {
     pub(super) dotted_names: bool,
     /// The row's [`LanguageSpec::equations`].
     pub(super) equations: Option<Equations>,
+    /// The row's [`LanguageSpec::name_mark`].
+    pub(super) name_mark: Option<char>,
+    /// The row's [`LanguageSpec::doc_before`].
+    pub(super) doc_before: Option<&'static str>,
 }
 
 /// The compiled query of `spec` (compiled on first use, then cached).
@@ -866,6 +918,8 @@ pub(super) fn compiled(spec: &LanguageSpec) -> &'static Compiled {
             parent_idx,
             dotted_names: spec.dotted_names,
             equations: spec.equations,
+            name_mark: spec.name_mark,
+            doc_before: spec.doc_before,
         }
     })
 }
@@ -995,6 +1049,12 @@ mod tests {
             "src/json_test.erl",
             "test/handlers/ws_init_h.erl",
             "test/suite.hrl",
+            // Julia: `test/` (Pkg runs `test/runtests.jl`), a suite's
+            // `runtests.jl` elsewhere, `test_*.jl`, `*_tests.jl`.
+            "test/layers/basic.jl",
+            "lib/FluxCUDA/runtests.jl",
+            "src/test_utils.jl",
+            "src/join_tests.jl",
         ];
         for p in tests {
             assert!(is_test_path(p), "{p} is a test");
@@ -1046,6 +1106,10 @@ mod tests {
             "src/ct_suite.erl",
             "src/ejabberd_test_options.erl",
             "src/mod_configtest.erl",
+            // Julia packages named like tests are sources.
+            "src/ReTest.jl",
+            "src/ChainRulesTestUtils.jl",
+            "src/contest.jl",
             "docs/api.test.md",
         ];
         for p in sources {

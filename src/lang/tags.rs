@@ -67,12 +67,18 @@ fn receiver_of(name: Node, node: Node, text: &str) -> Option<String> {
 }
 
 /// A dotted name (`Phoenix.Router`) read by its last part where the
-/// language names things so ([`Compiled::dotted_names`]); else `t`.
+/// language names things so ([`Compiled::dotted_names`]), and without the
+/// mark the language may end it with ([`Compiled::name_mark`]: Julia's
+/// `push!` is `push`; not an operator that is the mark alone); else `t`.
 fn last_part<'t>(c: &Compiled, t: &'t str) -> &'t str {
-    if c.dotted_names {
+    let t = if c.dotted_names {
         t.rsplit('.').next().unwrap_or(t)
     } else {
         t
+    };
+    match c.name_mark.and_then(|m| t.strip_suffix(m)) {
+        Some(bare) if !bare.is_empty() => bare,
+        _ => t,
     }
 }
 
@@ -112,9 +118,12 @@ pub(super) fn symbols_of(
             .strip_prefix("definition.")
             .and_then(DefKind::from_capture)
         {
-            let def = definition(kind, last_part(c, name_text), parent, node, text);
+            let mut def = definition(kind, last_part(c, name_text), parent, node, text);
+            if let Some(line) = c.doc_before.and_then(|doc| doc_start(node, doc)) {
+                def.start_line = line;
+            }
             found.define(def, node, m.pattern_index);
-            found.def_names.insert(name.byte_range());
+            found.def_names.insert(name.start_byte(), name.end_byte());
         } else if let Some(kind) = label
             .strip_prefix("reference.")
             .and_then(RefKind::from_capture)
@@ -135,12 +144,21 @@ pub(super) fn symbols_of(
             found.ref_names.push(name.byte_range());
         }
     }
-    // A call whose name is a definition's name is that definition's head
-    // (Elixir's `def f(x) do` is the call `f(x)` inside the call `def`), not
-    // a use; one whose name is a method call's is that method call (Erlang's
-    // `lists:map(F, L)` holds the call `map(F, L)`).
+    // A call whose name is (in) a definition's name is that definition's
+    // head (Elixir's `def f(x) do` is the call `f(x)` inside the call
+    // `def`; Julia's `Base.show(io::IO, x::T) = ...` the call of `show` on
+    // `Base` in the name `Base.show`), not a use. Name nodes nest or are
+    // disjoint: the name starting last at or before the call's holds it, if
+    // any does. A call whose name is a method call's is that method call
+    // (Erlang's `lists:map(F, L)` holds the call `map(F, L)`).
     let mut out = found.symbols;
     let heads = &found.def_names;
+    let is_head = |name: &std::ops::Range<usize>| {
+        heads
+            .range(..=name.start)
+            .next_back()
+            .is_some_and(|(_, &end)| name.end <= end)
+    };
     let methods: std::collections::HashSet<&std::ops::Range<usize>> = out
         .references
         .iter()
@@ -152,7 +170,9 @@ pub(super) fn symbols_of(
         .into_iter()
         .zip(&found.ref_names)
         .filter(|(r, name)| {
-            r.kind != RefKind::Call || !(heads.contains(*name) || methods.contains(name))
+            let head = matches!(r.kind, RefKind::Call | RefKind::Method) && is_head(name);
+            let method_call = r.kind == RefKind::Call && methods.contains(name);
+            !(head || method_call)
         })
         .map(|(r, _)| r)
         .collect();
@@ -224,8 +244,8 @@ struct Found {
     spans: Vec<Span>,
     /// (start byte, end byte) → index in `spans`.
     by_range: HashMap<(usize, usize), usize>,
-    /// The byte ranges of the definitions' `@name` nodes.
-    def_names: std::collections::HashSet<std::ops::Range<usize>>,
+    /// The byte ranges of the definitions' `@name` nodes: start → end.
+    def_names: std::collections::BTreeMap<usize, usize>,
     /// The byte range of each reference's `@name` node, in order.
     ref_names: Vec<std::ops::Range<usize>>,
 }
@@ -259,6 +279,29 @@ impl Found {
             def.parent.is_some(),
         ));
         self.symbols.definitions.push(def);
+    }
+}
+
+/// The first line of the docstring of the definition at `node`: a node of
+/// kind `doc` ([`Compiled::doc_before`]) right before it, ending on the
+/// line before it or on its first line, perhaps before the macro calls
+/// that wrap it (Julia's `@inline function f`, `Base.@kwdef struct S`:
+/// nodes that start on its first line). `None` when it has none. Its
+/// span's bytes stay the node's, so definitions still nest by their nodes.
+fn doc_start(node: Node, doc: &str) -> Option<usize> {
+    let row = node.start_position().row;
+    let mut at = node;
+    loop {
+        match at.prev_named_sibling() {
+            Some(prev) if prev.kind() == doc => {
+                return (prev.end_position().row + 1 >= row).then(|| prev.start_position().row + 1);
+            }
+            Some(prev) if prev.start_position().row != row => return None,
+            _ => {}
+        }
+        at = at
+            .parent()
+            .filter(|p| p.start_position().row == row && p.parent().is_some())?;
     }
 }
 

@@ -1013,3 +1013,125 @@ fn erlang_headers_are_parsed_and_suites_are_tests() {
     assert!(!is_test_path("src/cowboy_http.erl"));
     assert!(!is_code_path("src/cowboy.app.src"));
 }
+
+#[test]
+fn julia_functions_types_methods_and_imports() {
+    let src = "module Layers\n\n\
+               using LinearAlgebra\n\
+               import Statistics: mean, std\n\
+               using ..Utils\n\n\
+               include(\"activations.jl\")\n\n\
+               const DEFAULT_INIT = 0.01\n\n\
+               abstract type AbstractLayer end\n\n\
+               \"\"\"\n    Dense(in => out, σ)\n\nA fully connected layer.\n\"\"\"\n\
+               struct Dense{M<:AbstractMatrix} <: AbstractLayer\n    weight::M\n    σ\n\
+               \x20   Dense(w::M) where {M} = new{M}(w, identity)\nend\n\n\
+               Base.@kwdef mutable struct Options\n    verbose::Bool = false\nend\n\n\
+               (d::Dense)(x::AbstractVecOrMat) = d.σ.(d.weight * x)\n\n\
+               function Base.show(io::IO, d::Dense)\n    print(io, \"Dense(\", size(d.weight), \")\")\nend\n\n\
+               \"Set every weight to zero.\"\n\
+               zero!(d::Dense) = fill!(d.weight, 0)\n\n\
+               function train!(loss, d::Dense, data; opts::Options = Options())\n\
+               \x20   step(x) = x - DEFAULT_INIT * LinearAlgebra.norm(x)\n\
+               \x20   for x in data\n        @assert isfinite(loss(d(x)))\n        d.weight .= step.(d.weight)\n    end\nend\n\n\
+               macro layer(T)\n    return :(Functors.@functor $(esc(T)))\nend\n\n\
+               end\n";
+    assert_symbols(
+        "src/layers.jl",
+        src,
+        &[
+            ("module", "Layers", None, 1, 49),
+            ("constant", "DEFAULT_INIT", Some("Layers"), 9, 9),
+            ("class", "AbstractLayer", Some("Layers"), 11, 11),
+            // A definition starts at its docstring.
+            ("class", "Dense", Some("Layers"), 13, 22),
+            ("field", "weight", Some("Dense"), 19, 19),
+            ("field", "σ", Some("Dense"), 20, 20),
+            // An inner constructor, defined in its struct.
+            ("function", "Dense", Some("Dense"), 21, 21),
+            ("class", "Options", Some("Layers"), 24, 26),
+            ("field", "verbose", Some("Options"), 25, 25),
+            // A callable struct's method: the layer's forward pass.
+            ("method", "Dense", Some("Layers"), 28, 28),
+            // A method of `Base.show` defines `show`.
+            ("function", "show", Some("Layers"), 30, 32),
+            // `zero!` is `zero`, as a task's words name it.
+            ("function", "zero", Some("Layers"), 34, 35),
+            ("function", "train", Some("Layers"), 37, 43),
+            ("function", "step", Some("train"), 38, 38),
+            ("macro", "layer", Some("Layers"), 45, 47),
+        ],
+        &[
+            ("import", "LinearAlgebra"),
+            ("import", "Statistics"),
+            ("import_name", "mean"),
+            ("import_name", "std"),
+            ("import", "..Utils"),
+            ("import", "activations.jl"),
+            ("implementation", "AbstractLayer"),
+            ("type", "IO"),
+            ("type", "Dense"),
+            ("type", "Options"),
+            ("call", "print"),
+            ("call", "Options"),
+            ("call", "fill"),
+            ("call", "step"),
+            ("call", "assert"),
+            ("call", "functor"),
+            ("method", "norm"),
+        ],
+    );
+    let s = symbols(language_of("src/layers.jl").unwrap(), src);
+    let step = s.defines("step").next().unwrap();
+    assert!(step.local, "a function in a function is its local");
+    assert!(!s.defines("train").next().unwrap().local);
+    let norm = s.references.iter().find(|r| r.name == "norm").unwrap();
+    assert_eq!(norm.receiver.as_deref(), Some("LinearAlgebra"));
+    // A definition's head is no use of its name; `new{M}` is no type.
+    assert!(
+        !s.references
+            .iter()
+            .any(|r| r.name == "show" || r.name == "new"),
+        "{:?}",
+        s.references
+    );
+}
+
+#[test]
+fn julia_short_forms_where_clauses_and_qualified_methods() {
+    let src = "f(x) = x + 1\n\
+               g(x::T) where {T<:Real} = T(x)\n\
+               h(x)::Int = round(Int, x)\n\
+               k(x::T)::T where {T} = x\n\
+               Base.getindex(c::Cache, i::Int) = c.items[i]\n\
+               function Base.push!(c::Cache, x)\n    push!(c.items, x)\nend\n\
+               function Cache{T}(n::Integer) where {T}\n    new{T}(Vector{T}(undef, n))\nend\n\
+               function (c::Cache{T})(x) where {T}\n    c[x]\nend\n\
+               function noop end\n\
+               cache(x)[1] = 2\n\
+               config(x).verbose = true\n";
+    assert_symbols(
+        "src/cache.jl",
+        src,
+        &[
+            ("function", "f", None, 1, 1),
+            ("function", "g", None, 2, 2),
+            ("function", "h", None, 3, 3),
+            ("function", "k", None, 4, 4),
+            ("function", "getindex", None, 5, 5),
+            ("function", "push", None, 6, 8),
+            ("function", "Cache", None, 9, 11),
+            ("method", "Cache", None, 12, 14),
+            ("function", "noop", None, 15, 15),
+            // Setting an element or a field of a call's result defines
+            // nothing.
+        ],
+        &[
+            ("call", "round"),
+            ("call", "push"),
+            ("call", "cache"),
+            ("call", "config"),
+            ("type", "Vector"),
+        ],
+    );
+}
