@@ -374,17 +374,17 @@ fn join_equations(defs: &mut Vec<Definition>, spans: &mut Vec<Span>, text: &str,
     if !gone.contains(&true) {
         return;
     }
-    let mut at = Vec::with_capacity(defs.len());
-    let mut kept = 0;
-    for &g in &gone {
-        at.push(kept);
-        kept += usize::from(!g);
-    }
-    let mut i = 0;
-    defs.retain(|_| {
-        i += 1;
-        !gone[i - 1]
-    });
+    // Each kept definition's new index: how many kept ones precede it.
+    let at: Vec<usize> = gone
+        .iter()
+        .scan(0, |kept, &g| {
+            let i = *kept;
+            *kept += usize::from(!g);
+            Some(i)
+        })
+        .collect();
+    let mut keep = gone.iter().map(|&g| !g);
+    defs.retain(|_| keep.next().unwrap_or(true));
     spans.retain(|s| !gone[s.2]);
     for s in spans.iter_mut() {
         s.2 = at[s.2];

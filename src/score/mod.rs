@@ -71,6 +71,9 @@ pub struct Scored {
     /// for a test file, docs, ...; 1 when none applied): what flows to the
     /// file afterwards (the neighbour pass) is scaled by it too.
     pub prior: f64,
+    /// Why the priors pass applied `prior` (`test file`, `package index
+    /// file`, ...), when it applied one: the reason is rendered from it.
+    pub prior_label: Option<&'static str>,
     /// Set when the task names this file or its module: calibration reads
     /// this, and its reason is rendered from it.
     pub named: Option<Named>,
@@ -173,6 +176,7 @@ impl Scored {
             lexical: 0.0,
             neighbour: false,
             prior: 1.0,
+            prior_label: None,
             named: None,
             capped: None,
         }
@@ -190,8 +194,7 @@ fn explain(ctx: &ScoreContext, scored: &mut [Scored]) {
             .into_iter()
             .partition(|e| matches!(e, Evidence::Defines { .. }));
         why.extend(defines);
-        if s.prior < 1.0 {
-            let (_, label) = prior(&ctx.cands[s.idx], ctx.weights, ctx.query);
+        if let Some(label) = s.prior_label {
             why.push(Evidence::Prior {
                 label,
                 factor: s.prior,

@@ -179,7 +179,7 @@ struct Prose {
     other_block: Option<(&'static str, &'static str)>,
     /// Inside a block comment other than `/* */` (Lua's `--[[ ]]`, or
     /// `other_block`'s), with its closing delimiter.
-    dash_block: Option<String>,
+    block_close: Option<String>,
 }
 
 /// Extensions of languages whose line comments start with `--`.
@@ -248,16 +248,16 @@ impl Prose {
     /// Whether `line` (the next line of the text) is a comment or docstring line.
     fn is_prose(&mut self, line: &str) -> bool {
         let t = line.trim_start();
-        if let Some(close) = &self.dash_block {
+        if let Some(close) = &self.block_close {
             if t.contains(close.as_str()) {
-                self.dash_block = None;
+                self.block_close = None;
             }
             return true;
         }
         if let Some((open, close)) = self.other_block {
             if let Some(rest) = t.strip_prefix(open) {
                 if !rest.contains(close) {
-                    self.dash_block = Some(close.to_string());
+                    self.block_close = Some(close.to_string());
                 }
                 return true;
             }
@@ -274,7 +274,7 @@ impl Prose {
                     if let Some(body) = after[eq..].strip_prefix('[') {
                         let close = format!("]{}]", "=".repeat(eq));
                         if !body.contains(&close) {
-                            self.dash_block = Some(close);
+                            self.block_close = Some(close);
                         }
                     }
                 }

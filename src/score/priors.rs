@@ -253,6 +253,7 @@ impl Pass for Priors {
                 s.raw *= prior.0;
                 s.lexical *= prior.0;
                 s.prior = prior.0;
+                s.prior_label = Some(prior.1);
             }
         }
     }
