@@ -416,3 +416,41 @@ fn a_file_that_changes_with_the_high_file_in_the_history_is_brought_in() {
     let no_repo = retrieve_on(&Engine::new(EngineOptions::default()), dir.path(), 3);
     assert!(!paths(&no_repo.files).contains(&"rates/tax_table.py"));
 }
+
+#[test]
+fn the_second_cycle_lifts_a_file_the_words_found_low_that_the_best_file_links_to() {
+    let dir = tempfile::tempdir().unwrap();
+    if co_changing_repo(dir.path()).is_none() {
+        return; // git is not installed
+    }
+    weaker_notes(dir.path());
+    // The tax table, which changed with the invoice module in three
+    // commits, now holds one word of the notes: the first cycle scores it,
+    // below the twelve notes.
+    std::fs::write(
+        dir.path().join("rates/tax_table.py"),
+        "RATES = {\"eu\": 0.2}\n\n# no discount\n\
+         def lookup_rate(region):\n    return RATES[region]\n",
+    )
+    .unwrap();
+    let (one, three) = one_and_three_cycles(dir.path());
+    let first = paths(&one.files);
+    let full = paths(&three.files);
+    assert_eq!(first.len(), 10, "cycle 1 fills the answer: {first:?}");
+    assert_eq!(first[0], "billing/invoice.py");
+    assert!(!first.contains(&"rates/tax_table.py"), "{first:?}");
+    // Lifted right below the first answer's best five, which keep their
+    // places, with its link as its first reason.
+    assert_eq!(full[..5], first[..5]);
+    assert_eq!(full[5], "rates/tax_table.py", "{full:?}");
+    assert_eq!(full.len(), 10);
+    assert_eq!(
+        three.files[5].reasons[0],
+        "changes with high file billing/invoice.py in 3 commits"
+    );
+    // The first cycle's sixth file keeps a place.
+    assert!(full.contains(&first[5]), "{full:?}");
+    // The first cycle said why it went on.
+    let why = &three.cycles[0].decision;
+    assert!(why.contains("wait below the answer"), "{why}");
+}

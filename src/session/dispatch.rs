@@ -39,7 +39,11 @@ impl Session {
                 allowed: *allowed,
             })
             .collect();
-        let scored = self.score_cycle(&cands);
+        let scored = if self.settled {
+            Vec::new()
+        } else {
+            self.score_cycle(&cands)
+        };
         stats.not_parsed = self.not_parsed_list();
         tracing::debug!(
             cycle = self.cycle,
@@ -49,6 +53,7 @@ impl Session {
             files = cands.len(),
             "dispatch"
         );
+        self.bring_in_lifts(&filter);
         let linked = self.bring_in_links(&filter);
         let mut out_cands = self.merge(&scored, &cands, &linked);
         self.corpus = docs.into_iter().map(|(p, d, _)| (p, d)).collect();
@@ -188,6 +193,11 @@ impl Session {
         if !self.reuse_walk {
             // A step-wise call of its own; `retrieve` keeps its cycles' files.
             self.not_parsed.clear();
+        }
+        self.settled = self.is_settled();
+        if self.settled {
+            // The first cycle's query stays: it chose the answer's snippets.
+            return Ok(filter);
         }
         let agent: Vec<String> = self
             .query
@@ -332,6 +342,47 @@ impl Session {
             raised.push(l.path);
         }
         raised
+    }
+
+    /// Whether this later cycle of `retrieve`'s own loop can change its
+    /// answer only by lifting (see `bring_in_lifts`): no agent takes part
+    /// (no file judged), and the first cycle filled the answer's `limit`
+    /// files, so whatever this cycle's scores find joins below them
+    /// (`tail_cap`) and is not shown. Then the cycle does not score the
+    /// tree again nor rebuild its query (sympy, "solveset raises
+    /// NotImplementedError instead of returning ConditionSet": the second
+    /// cycle's scoring took 72 ms for no change of the answer).
+    fn is_settled(&self) -> bool {
+        self.cycle > 1
+            && self.reuse_walk
+            && self.first_full
+            && !self.files.values().any(|k| k.judged)
+    }
+
+    /// Lifts the files the first evaluation found (`find_lifts`): each
+    /// rises to the relevance of the first file below the first cycle's
+    /// best five and is placed right below them, in the order found, with
+    /// its link first among its reasons. The first cycle's best five keep
+    /// their places; a file the agent judged, or the query now excludes,
+    /// stays as it is.
+    fn bring_in_lifts(&mut self, filter: &Filter) {
+        let Some(floor) = self.lift_floor.take() else {
+            return;
+        };
+        for (n, l) in std::mem::take(&mut self.lifts).into_iter().enumerate() {
+            if !filter.is_match(&l.path) {
+                continue;
+            }
+            let Some(kept) = self.files.get_mut(&l.path) else {
+                continue;
+            };
+            if kept.judged || kept.head {
+                continue;
+            }
+            kept.relevance = kept.relevance.max(floor);
+            kept.lifted = Some(n);
+            kept.evidence.insert(0, Evidence::Link(l.link));
+        }
     }
 
     /// Merges the cycle's scores into what the session knows and returns the

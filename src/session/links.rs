@@ -137,8 +137,17 @@ struct Code<'a> {
     docs: Vec<&'a Doc>,
 }
 
+/// Which files may be linked (test files and files aside never are).
+pub(super) enum Among<'a> {
+    /// Any file but these (the files already in context).
+    AllBut(&'a HashSet<&'a str>),
+    /// Only these (the first cycle's candidates a lift may raise: no other
+    /// file is parsed to check what it defines).
+    Only(&'a HashSet<&'a str>),
+}
+
 /// The files linked to `highs` ((path, relevance, judged by the agent) of high files), best
-/// first, leaving out `skip` (files already in context) and test files;
+/// first, among the files `among` allows, never a test file;
 /// `history` (the root's, when there is one) adds the files that change
 /// with them. Only code files of `corpus` (the walk's: never a hidden or
 /// ignored file) are linked. Parses stop once `stop` returns true.
@@ -146,7 +155,7 @@ pub(super) fn linked(
     highs: &[(String, f64, bool)],
     corpus: &BTreeMap<String, Arc<Doc>>,
     history: Option<&RepoHistory>,
-    skip: &HashSet<&str>,
+    among: Among<'_>,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Vec<Linked> {
     let (paths, docs) = corpus
@@ -156,7 +165,11 @@ pub(super) fn linked(
         .unzip();
     let code = Code { paths, docs };
     let wanted = |p: &str| {
-        !skip.contains(p) && !is_test_path(p) && !is_test_double_path(p) && !is_aside_path(p)
+        let allowed = match &among {
+            Among::AllBut(skip) => !skip.contains(p),
+            Among::Only(only) => only.contains(p),
+        };
+        allowed && !is_test_path(p) && !is_test_double_path(p) && !is_aside_path(p)
     };
     // The high files' symbols (until the call must stop), and the holders
     // of all their names in one scan of the code files: the high files of
@@ -572,7 +585,13 @@ mod tests {
             corpus[&file_of(i)].symbols();
         }
         let highs = [("src/high.py".to_string(), 0.9, false)];
-        let found = linked(&highs, &corpus, None, &HashSet::new(), &|| false);
+        let found = linked(
+            &highs,
+            &corpus,
+            None,
+            Among::AllBut(&HashSet::new()),
+            &|| false,
+        );
         let fresh = (0..10)
             .filter(|&i| corpus[&file_of(i)].kept_symbols().is_some())
             .count();
@@ -598,10 +617,16 @@ mod tests {
 
     fn links_of(high: &str, corpus: &BTreeMap<String, Arc<Doc>>) -> Vec<(String, String)> {
         let highs = [(high.to_string(), 0.9, false)];
-        linked(&highs, corpus, None, &HashSet::new(), &|| false)
-            .into_iter()
-            .map(|l| (l.path, l.link.to_string()))
-            .collect()
+        linked(
+            &highs,
+            corpus,
+            None,
+            Among::AllBut(&HashSet::new()),
+            &|| false,
+        )
+        .into_iter()
+        .map(|l| (l.path, l.link.to_string()))
+        .collect()
     }
 
     #[test]
@@ -783,11 +808,16 @@ mod tests {
         .collect();
         let corpus = corpus_of(&files);
         let highs = [("src/a.rs".to_string(), 1.0, false)];
-        let found: Vec<(String, f64, String)> =
-            linked(&highs, &corpus, Some(&history), &HashSet::new(), &|| false)
-                .into_iter()
-                .map(|l| (l.path, l.strength, l.link.to_string()))
-                .collect();
+        let found: Vec<(String, f64, String)> = linked(
+            &highs,
+            &corpus,
+            Some(&history),
+            Among::AllBut(&HashSet::new()),
+            &|| false,
+        )
+        .into_iter()
+        .map(|l| (l.path, l.strength, l.link.to_string()))
+        .collect();
         assert_eq!(
             found,
             [(
@@ -796,7 +826,14 @@ mod tests {
                 "changes with high file src/a.rs in 4 commits".to_string()
             )]
         );
-        assert!(linked(&highs, &corpus, None, &HashSet::new(), &|| false).is_empty());
+        assert!(linked(
+            &highs,
+            &corpus,
+            None,
+            Among::AllBut(&HashSet::new()),
+            &|| false
+        )
+        .is_empty());
     }
 
     #[test]

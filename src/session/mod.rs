@@ -6,7 +6,10 @@
 //! the best it had in any cycle, and scores from cycles after the first (which
 //! search with pseudo-relevance feedback) are discounted, because re-ranking
 //! the whole list from feedback lowered Acc@1 by up to 2.6 points on the
-//! development set (DESIGN.md §4).
+//! development set (DESIGN.md §4). The one re-ranking is below the first
+//! cycle's best five: without judgments, the second cycle lifts the files
+//! the first one scored lower that its best three files link to (see
+//! `evaluate`'s `find_lifts`).
 
 mod dispatch;
 mod evaluate;
@@ -43,6 +46,13 @@ struct Kept {
     /// rather than the path: calibration holds files at a tier band's
     /// floor, and the later cycles' newcomers at the first answer's cap.
     place: Option<(usize, usize)>,
+    /// One of the first cycle's best [`stop::LIFT_BELOW`] files: nothing a
+    /// later cycle brings in is placed above it.
+    head: bool,
+    /// Lifted by the second cycle (the `n`th, strongest first): a file
+    /// the first cycle scored below its best five and linked to its best
+    /// files, placed right below them (see `Session::bring_in_lifts`).
+    lifted: Option<usize>,
 }
 
 /// Relevance below which a candidate is confidently low: `refine` excludes
@@ -67,13 +77,21 @@ impl Kept {
 }
 
 /// The session's answer order: files the agent rejected last, then by
-/// relevance (best first), then by the engine's order ([`Kept::place`],
-/// files without one last), then by path.
+/// relevance (best first), then the first cycle's best files, then lifted
+/// files in their order (they share the relevance of the first file below
+/// the best five, [`Kept::lifted`]), then by the engine's order
+/// ([`Kept::place`], files without one last), then by path.
 fn answer_order(a: (&str, &Kept), b: (&str, &Kept)) -> std::cmp::Ordering {
     let place = |k: &Kept| k.place.unwrap_or((usize::MAX, usize::MAX));
+    let standing = |k: &Kept| match (k.head, k.lifted) {
+        (true, _) => 0,
+        (false, Some(n)) => 1 + n,
+        (false, None) => usize::MAX,
+    };
     a.1.rejected()
         .cmp(&b.1.rejected())
         .then(b.1.relevance.total_cmp(&a.1.relevance))
+        .then(standing(a.1).cmp(&standing(b.1)))
         .then(place(a.1).cmp(&place(b.1)))
         .then(a.0.cmp(b.0))
 }
@@ -110,6 +128,16 @@ pub struct Session {
     /// Files linked to the high files, found by the last `evaluate`, that
     /// the next `dispatch` brings in (see `links`).
     links: Vec<links::Linked>,
+    /// Files the first evaluation found to lift (see `find_lifts`), for the
+    /// second `dispatch`, and the relevance they are lifted to (that of the
+    /// first file below the first cycle's best five).
+    lifts: Vec<links::Linked>,
+    lift_floor: Option<f64>,
+    /// The first cycle's answer held `limit` files (set by its evaluation).
+    first_full: bool,
+    /// This cycle neither scores the tree nor rebuilds its query (see
+    /// `is_settled`).
+    settled: bool,
     /// Highest relevance a file first found after cycle 1 may get, unless a
     /// file the agent judged links it (just below cycle 1's answer).
     tail_cap: Option<f64>,
@@ -164,6 +192,10 @@ impl Session {
             history: Vec::new(),
             expanded: HashSet::new(),
             links: Vec::new(),
+            lifts: Vec::new(),
+            lift_floor: None,
+            first_full: false,
+            settled: false,
             tail_cap: None,
             stats: Stats::default(),
             done: None,
@@ -378,6 +410,38 @@ pub(crate) mod tests {
                 "c/placed_later.py",
                 "b/unseen.py",
                 "a/rejected.py"
+            ]
+        );
+    }
+
+    #[test]
+    fn lifted_files_go_right_below_the_first_answers_best_five_in_their_order() {
+        let kept = |relevance: f64, place: usize, head: bool, lifted: Option<usize>| Kept {
+            relevance,
+            place: Some((1, place)),
+            head,
+            lifted,
+            ..Kept::default()
+        };
+        // The fifth and sixth files of the first answer share a relevance
+        // (a tier band's floor); the lifted files are raised to it.
+        let mut files = [
+            ("sixth.py", kept(0.55, 5, false, None)),
+            ("lifted_second.py", kept(0.55, 20, false, Some(1))),
+            ("fifth.py", kept(0.55, 4, true, None)),
+            ("lifted_first.py", kept(0.55, 25, false, Some(0))),
+            ("first.py", kept(0.9, 0, true, None)),
+        ];
+        files.sort_by(|a, b| answer_order((a.0, &a.1), (b.0, &b.1)));
+        let order: Vec<&str> = files.iter().map(|f| f.0).collect();
+        assert_eq!(
+            order,
+            [
+                "first.py",
+                "fifth.py",
+                "lifted_first.py",
+                "lifted_second.py",
+                "sixth.py"
             ]
         );
     }

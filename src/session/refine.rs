@@ -42,9 +42,15 @@ impl Session {
         let mut excluded = Vec::new();
         self.target_gaps(&mut added);
         added.candidates = self
-            .links
+            .lifts
             .iter()
-            .map(|l| format!("{}: {}", l.path, l.link))
+            .map(|l| {
+                format!(
+                    "{}: {} (lifted below the first answer's best five)",
+                    l.path, l.link
+                )
+            })
+            .chain(self.links.iter().map(|l| format!("{}: {}", l.path, l.link)))
             .collect();
         self.focus_on_highs(&mut added);
         self.exclude_low(&mut excluded);

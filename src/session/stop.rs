@@ -71,7 +71,25 @@ pub struct CycleFacts {
     /// judged loop stopped as `converged` after its second cycle on 14 of
     /// the 26 tasks it left incomplete.
     pub rejected: usize,
+    /// Files the first cycle scored below its best [`LIFT_BELOW`] that are
+    /// linked to its best [`LIFT_SOURCES`] and would enter its answer
+    /// (its best `limit` files) from below once lifted (see
+    /// `Session::find_lifts`). Without judgments they keep the first cycle
+    /// from stopping as `sufficient` or `budget`: the second cycle lifts
+    /// them, so the loop changes the answer. Counted only after the first
+    /// cycle without judgments.
+    pub lifts: usize,
 }
+
+/// The first cycle's best files that a later cycle's lifted files stay
+/// below: the answer's first five are cycle 1's, so no Acc@1..5 of the first
+/// cycle is lowered by the loop.
+pub const LIFT_BELOW: usize = 5;
+/// The first cycle's best files whose links are lifted, whatever their tier:
+/// the stop rule's three high files (`min_high`), and on the 690 dev tasks
+/// two sources lifted a little less on dev-python and a fourth changed
+/// nothing (measured 2026-12-06, see `Session::find_lifts`).
+pub const LIFT_SOURCES: usize = 3;
 
 /// What the loop does after an evaluation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,14 +113,34 @@ impl Decision {
     /// without them (`open_links` 0): the loop refines (they are the next
     /// cycle's candidates), or it stops for a reason an open link overrides
     /// in [`decide`] (`sufficient`, and after the agent's judgments
-    /// `converged`). The caller looks for links only then, and
-    /// only while cycles are left.
+    /// `converged`); not when files are to be lifted without judgments
+    /// (`lifts`). The caller looks for links only then, and only while
+    /// cycles are left.
     pub fn wants_links(self, facts: &CycleFacts) -> bool {
+        // Files to lift mean a full first answer, where an unjudged link
+        // would join below it, with no place and no text (see `decide`).
+        if facts.lifts > 0 && !facts.judged {
+            return false;
+        }
         match self.stop() {
             None | Some(StopReason::Sufficient) => true,
             Some(StopReason::Converged) => facts.judged,
             Some(_) => false,
         }
+    }
+
+    /// Whether the files linked to the first cycle's best files bear on
+    /// this decision made without them (`lifts` 0): after a first cycle
+    /// without judgments that refines or would stop as `sufficient` or
+    /// `budget` (they keep it going). The caller looks for them only then,
+    /// and only while cycles are left.
+    pub fn wants_lifts(self, facts: &CycleFacts) -> bool {
+        facts.cycle == 1
+            && !facts.judged
+            && matches!(
+                self.stop(),
+                None | Some(StopReason::Sufficient) | Some(StopReason::Budget)
+            )
     }
 
     /// `finalize` or `refine`, without the reason.
@@ -130,6 +168,10 @@ impl Decision {
             Decision::Finalize(StopReason::Budget) => {
                 format!("context already fills {} tokens", cfg.budget_tokens)
             }
+            Decision::Refine if facts.lifts > 0 => format!(
+                "{} files linked to the best {LIFT_SOURCES} wait below the answer",
+                facts.lifts
+            ),
             Decision::Refine if facts.open_links > 0 => format!(
                 "{} high files (need {}), {} critical gaps, {} linked files not in context",
                 facts.high_count, cfg.min_high, facts.critical_gaps, facts.open_links
@@ -145,11 +187,12 @@ impl Decision {
 /// The stop rule: whether the loop ends after this cycle, and why.
 pub fn decide(facts: &CycleFacts, cfg: &LoopConfig) -> Decision {
     let critical = facts.critical_gaps > 0 || facts.open_links > 0;
+    let lifting = facts.lifts > 0 && !facts.judged;
     let reason = if facts.ranked == 0 {
         Some(StopReason::NoCandidates)
     } else if let Some(reason) = facts.stopped_early {
         Some(reason)
-    } else if facts.high_count >= cfg.min_high && !critical {
+    } else if facts.high_count >= cfg.min_high && !critical && !lifting {
         Some(StopReason::Sufficient)
     } else if facts.cycle >= cfg.max_cycles {
         Some(StopReason::MaxCycles)
@@ -159,7 +202,7 @@ pub fn decide(facts: &CycleFacts, cfg: &LoopConfig) -> Decision {
             .is_some_and(|prev| facts.top_mean - prev < CONVERGED_DELTA)
     {
         Some(StopReason::Converged)
-    } else if facts.context_tokens > cfg.budget_tokens && !facts.judged {
+    } else if facts.context_tokens > cfg.budget_tokens && !facts.judged && !lifting {
         Some(StopReason::Budget)
     } else {
         None
@@ -187,6 +230,7 @@ mod tests {
             open_links: 0,
             judged: false,
             rejected: 0,
+            lifts: 0,
         }
     }
 
@@ -226,6 +270,60 @@ mod tests {
             ..facts()
         };
         assert_eq!(stop(&f), None);
+    }
+
+    #[test]
+    fn files_to_lift_keep_a_full_first_answer_going_unless_judged_or_out_of_cycles() {
+        let full = CycleFacts {
+            high_count: 3,
+            context_tokens: 9_000,
+            ..facts()
+        };
+        assert_eq!(stop(&full), Some(StopReason::Sufficient));
+        let lifting = CycleFacts {
+            lifts: 2,
+            ..full.clone()
+        };
+        let d = decide(&lifting, &config());
+        assert_eq!(d, Decision::Refine);
+        assert_eq!(
+            d.why(&lifting, &config()),
+            "2 files linked to the best 3 wait below the answer"
+        );
+        let budget_only = CycleFacts {
+            high_count: 1,
+            ..lifting.clone()
+        };
+        assert_eq!(stop(&budget_only), None);
+        // The agent's judgments decide instead; the last cycle stops.
+        let judged = CycleFacts {
+            judged: true,
+            ..lifting.clone()
+        };
+        assert_eq!(stop(&judged), Some(StopReason::Sufficient));
+        let last = CycleFacts {
+            cycle: 3,
+            ..lifting
+        };
+        assert_eq!(stop(&last), Some(StopReason::MaxCycles));
+        // Only the first cycle without judgments looks for them.
+        let budget = decide(
+            &CycleFacts {
+                high_count: 1,
+                ..full.clone()
+            },
+            &config(),
+        );
+        assert_eq!(budget.stop(), Some(StopReason::Budget));
+        assert!(budget.wants_lifts(&full));
+        assert!(!budget.wants_lifts(&CycleFacts {
+            cycle: 2,
+            ..full.clone()
+        }));
+        assert!(!budget.wants_lifts(&CycleFacts {
+            judged: true,
+            ..full
+        }));
     }
 
     #[test]
