@@ -281,6 +281,24 @@ impl Session {
         (evaluations, tokens, dropped)
     }
 
+    /// The files linked to `sources` among the files `among` allows (see
+    /// `links::linked`), with the root's history once it is read: read
+    /// ahead since the first dispatch, so wait for it, then it is there
+    /// (or, stopped by an earlier call's limits, read now).
+    fn linked(
+        &mut self,
+        sources: &[(String, f64, bool)],
+        among: links::Among,
+    ) -> Vec<links::Linked> {
+        let limits = self.limits.clone();
+        let stop = || limits.hit().is_some();
+        if let Some(ahead) = self.history_ahead.take() {
+            let _ = ahead.join();
+        }
+        let history = self.past.as_ref().and_then(|h| h.get(&stop));
+        links::linked(sources, &self.corpus, history, among, &stop)
+    }
+
     /// Finds the files linked to the best high files not looked at before
     /// (see `links`), for the next `dispatch` to bring in.
     fn find_links(&mut self, ranked: &[(String, Kept)]) {
@@ -300,21 +318,7 @@ impl Session {
             .take(self.config.limit)
             .map(|(p, _)| p.as_str())
             .collect();
-        let limits = self.limits.clone();
-        let stop = || limits.hit().is_some();
-        // Read ahead since the first dispatch: wait for it, then it is
-        // there (or, stopped by an earlier call's limits, read now).
-        if let Some(ahead) = self.history_ahead.take() {
-            let _ = ahead.join();
-        }
-        let history = self.past.as_ref().and_then(|h| h.get(&stop));
-        let mut found = links::linked(
-            &highs,
-            &self.corpus,
-            history,
-            links::Among::AllBut(&context),
-            &stop,
-        );
+        let mut found = self.linked(&highs, links::Among::AllBut(&context));
         for l in &found {
             tracing::debug!(
                 cycle = self.cycle,
@@ -370,19 +374,7 @@ impl Session {
             .skip(LIFT_BELOW)
             .map(|(p, _)| p.as_str())
             .collect();
-        let limits = self.limits.clone();
-        let stop = || limits.hit().is_some();
-        if let Some(ahead) = self.history_ahead.take() {
-            let _ = ahead.join();
-        }
-        let history = self.past.as_ref().and_then(|h| h.get(&stop));
-        let found = links::linked(
-            &sources,
-            &self.corpus,
-            history,
-            links::Among::Only(&below),
-            &stop,
-        );
+        let found = self.linked(&sources, links::Among::Only(&below));
         let rank: HashMap<&str, (usize, f64)> = ranked
             .iter()
             .enumerate()
