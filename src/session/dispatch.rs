@@ -362,21 +362,21 @@ impl Session {
     /// Lifts the files the first evaluation found (`find_lifts`): each
     /// rises to the relevance of the first file below the first cycle's
     /// best five and is placed right below them, in the order found, with
-    /// its link first among its reasons. The first cycle's best five keep
-    /// their places; a file the agent judged, or the query now excludes,
-    /// stays as it is.
+    /// its link first among its reasons (they are all below the best five,
+    /// which keep their places); a file the agent judged, or the query now
+    /// excludes, stays as it is.
     fn bring_in_lifts(&mut self, filter: &Filter) {
-        let Some(floor) = self.lift_floor.take() else {
+        let Some(super::Lift { files, floor }) = self.lift.take() else {
             return;
         };
-        for (n, l) in std::mem::take(&mut self.lifts).into_iter().enumerate() {
+        for (n, l) in files.into_iter().enumerate() {
             if !filter.is_match(&l.path) {
                 continue;
             }
             let Some(kept) = self.files.get_mut(&l.path) else {
                 continue;
             };
-            if kept.judged || kept.head {
+            if kept.judged {
                 continue;
             }
             kept.relevance = kept.relevance.max(floor);

@@ -55,6 +55,15 @@ struct Kept {
     lifted: Option<usize>,
 }
 
+/// Files to lift (see `Session::find_lifts`), strongest first, and the
+/// relevance they are lifted to: that of the first file below the first
+/// cycle's best five.
+#[derive(Debug, Clone)]
+struct Lift {
+    files: Vec<links::Linked>,
+    floor: f64,
+}
+
 /// Relevance below which a candidate is confidently low: `refine` excludes
 /// such candidates from the next walk, and a file the agent judged below
 /// it is rejected (see [`Kept::rejected`]).
@@ -128,11 +137,9 @@ pub struct Session {
     /// Files linked to the high files, found by the last `evaluate`, that
     /// the next `dispatch` brings in (see `links`).
     links: Vec<links::Linked>,
-    /// Files the first evaluation found to lift (see `find_lifts`), for the
-    /// second `dispatch`, and the relevance they are lifted to (that of the
-    /// first file below the first cycle's best five).
-    lifts: Vec<links::Linked>,
-    lift_floor: Option<f64>,
+    /// What the first evaluation found to lift (see `find_lifts`), for the
+    /// second `dispatch`.
+    lift: Option<Lift>,
     /// The first cycle's answer held `limit` files (set by its evaluation).
     first_full: bool,
     /// This cycle neither scores the tree nor rebuilds its query (see
@@ -192,8 +199,7 @@ impl Session {
             history: Vec::new(),
             expanded: HashSet::new(),
             links: Vec::new(),
-            lifts: Vec::new(),
-            lift_floor: None,
+            lift: None,
             first_full: false,
             settled: false,
             tail_cap: None,

@@ -42,8 +42,9 @@ impl Session {
         let mut excluded = Vec::new();
         self.target_gaps(&mut added);
         added.candidates = self
-            .lifts
+            .lift
             .iter()
+            .flat_map(|lift| &lift.files)
             .map(|l| {
                 format!(
                     "{}: {} (lifted below the first answer's best five)",
