@@ -422,7 +422,8 @@ impl Engine {
     /// `opts.progress` are not read: a session scores with the defaults).
     ///
     /// Errors: an unknown or expired session, a task, root or setting other
-    /// than the session's, the settings and globs [`LoopConfig::new`] refuses.
+    /// than the session's, a session that has run its `max_cycles` cycles, the
+    /// settings and globs [`LoopConfig::new`] refuses.
     pub fn dispatch(
         &self,
         req: impl Into<DispatchRequest>,
@@ -450,6 +451,12 @@ impl Engine {
         let session = self.sessions.get(id)?;
         let mut s = session.lock().expect("session poisoned");
         self.same_start(&s, &p)?;
+        if s.cycles_run() >= s.config.max_cycles {
+            return Err(Error::CyclesSpent {
+                id: id.clone(),
+                max_cycles: s.config.max_cycles,
+            });
+        }
         Filter::new(&p.patterns, &p.excludes)?;
         if let Some(limit) = p.limit {
             s.config.limit = LIMIT.check(Some(limit))?;

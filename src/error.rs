@@ -118,6 +118,15 @@ pub enum Error {
         action: &'static str,
     },
 
+    /// `dispatch` of a session that has run all of its `max_cycles` cycles.
+    #[error("session {:?} has run all of its {max_cycles} cycles (max_cycles): its last `evaluate` holds the answer. Call `evaluate` with this session_id to read it again, or `dispatch` without session_id to start a new session (max_cycles up to 10)", clip(.id))]
+    CyclesSpent {
+        /// The session id.
+        id: String,
+        /// The session's `max_cycles`.
+        max_cycles: usize,
+    },
+
     /// A judgment's relevance is outside [0, 1] or its path is not a session file.
     #[error("invalid judgment for {:?}: {reason}", clip(.path))]
     InvalidJudgment {

@@ -381,6 +381,37 @@ async fn step_wise_errors_name_the_missing_step_keep_settings_and_clip_echoes() 
     c.cancel().await.unwrap();
 }
 
+#[tokio::test]
+async fn a_session_runs_no_cycle_beyond_its_max_cycles() {
+    let c = client(None).await;
+    let d = ok(
+        &c,
+        "dispatch",
+        json!({"task": "token expiry", "root": fixture(), "max_cycles": 2}),
+    )
+    .await;
+    let sid = d["session_id"].as_str().unwrap();
+    for cycle in 1..=2 {
+        ok(&c, "evaluate", json!({"session_id": sid})).await;
+        let r = ok(&c, "refine", json!({"session_id": sid})).await;
+        if cycle == 1 {
+            let d = ok(&c, "dispatch", json!({"session_id": sid})).await;
+            assert_eq!(d["cycle"], 2, "{d}");
+        } else {
+            assert_eq!(r["done"], true, "{r}");
+        }
+    }
+    // The probe of 2026-12-06 ran a max_cycles 1 session to cycle 21.
+    let msg = err(&c, "dispatch", json!({"session_id": sid})).await;
+    assert!(
+        msg.contains("has run all of its 2 cycles") && msg.contains("Call `evaluate`"),
+        "{msg}"
+    );
+    // Its last evaluation still answers.
+    ok(&c, "evaluate", json!({"session_id": sid})).await;
+    c.cancel().await.unwrap();
+}
+
 /// A tree where every file matches the task many times, with long paths:
 /// answers at the maxima fill every budget.
 fn matching_tree() -> tempfile::TempDir {

@@ -239,6 +239,11 @@ impl Session {
         }
     }
 
+    /// Cycles dispatched so far.
+    pub fn cycles_run(&self) -> usize {
+        self.cycle
+    }
+
     pub fn is_done(&self) -> bool {
         self.done.is_some()
     }
