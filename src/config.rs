@@ -124,8 +124,9 @@ pub struct LoopConfig {
 impl LoopConfig {
     /// Validates a request's loop settings once; the loop only sees the result.
     ///
-    /// Errors: an empty task, a root that cannot be searched, a setting out of
-    /// its [`Bound`], an invalid glob.
+    /// Errors: an empty task, a task without searchable words and no
+    /// keywords, a root that cannot be searched, a setting out of its
+    /// [`Bound`], an invalid glob.
     pub fn new(p: &RetrieveRequest, roots: &Roots) -> Result<LoopConfig> {
         let RetrieveRequest {
             task,
@@ -143,15 +144,16 @@ impl LoopConfig {
         if task.trim().is_empty() {
             return Err(Error::EmptyTask);
         }
+        let keywords: Vec<String> = keywords
+            .iter()
+            .filter(|k| !k.trim().is_empty())
+            .cloned()
+            .collect();
         let cfg = LoopConfig {
             task: task.to_string(),
             root: roots.resolve_root(root.as_deref())?,
             patterns: patterns.to_vec(),
-            keywords: keywords
-                .iter()
-                .filter(|k| !k.trim().is_empty())
-                .cloned()
-                .collect(),
+            keywords,
             excludes: excludes.to_vec(),
             max_cycles: MAX_CYCLES.check(*max_cycles)?,
             min_high: MIN_HIGH.check(*min_high)?,
@@ -162,6 +164,13 @@ impl LoopConfig {
         };
         // Compile once here so a bad glob is reported before any work.
         Filter::new(&cfg.patterns, &cfg.excludes)?;
+        // A task of stopwords alone ranked nothing and said only
+        // `no_candidates`, as if the tree held nothing related.
+        if cfg.keywords.is_empty() && crate::query::TaskQuery::new(task, &[]).terms.is_empty() {
+            return Err(Error::NoSearchableWords {
+                task: task.to_string(),
+            });
+        }
         Ok(cfg)
     }
 }

@@ -14,6 +14,13 @@ pub enum Error {
     )]
     EmptyTask,
 
+    /// The task holds no word the search can use, and no keyword was given.
+    #[error("task {:?} has no searchable words (terms are runs of ASCII letters, digits and `_`; stopwords and single letters are dropped): name the code or behaviour, e.g. \"session cookie SameSite\", or pass search terms as `keywords` (--keyword)", clip(.task))]
+    NoSearchableWords {
+        /// The task as given.
+        task: String,
+    },
+
     /// The root does not exist.
     #[error("root {:?} does not exist: pass an existing directory as `root` (or --root)", clip_path(.path))]
     RootNotFound {

@@ -129,6 +129,10 @@ fn cli_errors_go_to_stderr_with_a_nonzero_exit() {
     let cases: &[(&[&str], &str)] = &[
         (&["retrieve", "", "--root", "."], "task is empty"),
         (
+            &["retrieve", "the a of and", "--root", "."],
+            "has no searchable words",
+        ),
+        (
             &["retrieve", "x", "--root", "/definitely/not/here"],
             "does not exist",
         ),

@@ -134,7 +134,7 @@ fn deadline_out_of_range_is_refused_with_the_range() {
     let err = engine
         .retrieve(
             RetrieveParams {
-                task: "anything".into(),
+                task: "token expiry".into(),
                 deadline_ms: Some(0),
                 ..Default::default()
             },
