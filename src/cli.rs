@@ -286,6 +286,9 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
         }
         _ => None,
     };
+    if let Some(h) = &history {
+        h.check()?;
+    }
     let progress = Progress::start();
     let out = engine
         .retrieve(

@@ -134,6 +134,15 @@ pub enum Error {
         max_cycles: usize,
     },
 
+    /// `--history-git-dir` and `--history-commit` name no readable commit.
+    #[error("cannot read the history at {:?} in {:?}: it is not a git directory, or it holds no such commit, or git is not installed. Pass the repository's git directory (a bare repository or its .git) and a commit it holds, or drop --history-git-dir to use the root's own repository", clip(.commit), clip_path(.git_dir))]
+    HistoryUnreadable {
+        /// The git directory given.
+        git_dir: std::path::PathBuf,
+        /// The commit given.
+        commit: String,
+    },
+
     /// A judgment's relevance is outside [0, 1] or its path is not a session file.
     #[error("invalid judgment for {:?}: {reason}", clip(.path))]
     InvalidJudgment {

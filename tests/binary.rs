@@ -133,6 +133,19 @@ fn cli_errors_go_to_stderr_with_a_nonzero_exit() {
             "has no searchable words",
         ),
         (
+            &[
+                "retrieve",
+                "token expiry",
+                "--root",
+                ".",
+                "--history-git-dir",
+                "/definitely/not/here",
+                "--history-commit",
+                "HEAD",
+            ],
+            "cannot read the history at \"HEAD\" in \"/definitely/not/here\"",
+        ),
+        (
             &["retrieve", "x", "--root", "/definitely/not/here"],
             "does not exist",
         ),

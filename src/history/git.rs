@@ -208,6 +208,27 @@ impl HistorySource {
     }
 }
 
+impl HistorySource {
+    /// Checks that a history the user named can be read: for
+    /// [`HistorySource::At`], that its git directory holds its commit
+    /// (`git rev-parse --verify`). The other sources pass: without a
+    /// repository the default simply has no history.
+    ///
+    /// Errors: [`Error::HistoryUnreadable`].
+    pub fn check(&self) -> crate::error::Result<()> {
+        let HistorySource::At { git_dir, commit } = self else {
+            return Ok(());
+        };
+        if self.resolve(Path::new("."), &|| false).is_some() {
+            return Ok(());
+        }
+        Err(crate::error::Error::HistoryUnreadable {
+            git_dir: git_dir.clone(),
+            commit: commit.clone(),
+        })
+    }
+}
+
 fn is_commit_id(s: &str) -> bool {
     matches!(s.len(), 40 | 64) && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
