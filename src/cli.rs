@@ -323,6 +323,8 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
             .as_ref()
             .and_then(|p| p.extension())
             .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref()
         {
             Some("json") => Format::Json,
             Some("md") | Some("markdown") => Format::Markdown,
@@ -344,7 +346,12 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
                 path.display()
             );
         }
-        None => stdout().write_all(text.as_bytes())?,
+        None => match stdout().write_all(text.as_bytes()) {
+            // The reader closed the pipe (`| head -c 100`): it took what it
+            // wanted, and there is no one left to tell of an error.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            r => r?,
+        },
     }
     Ok(())
 }

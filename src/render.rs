@@ -88,7 +88,10 @@ pub fn skipped_line(out: &RetrieveOutput) -> Option<String> {
         (k.too_large, "too large"),
         (k.minified, "minified"),
         (k.unreadable, "unreadable"),
-        (k.ignored, "excluded by globs"),
+        (
+            k.ignored,
+            "excluded by the query's globs (yours and refine's)",
+        ),
         (k.not_read, "not read (stopped early)"),
         (k.links_not_followed, "links not followed"),
     ]

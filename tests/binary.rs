@@ -99,6 +99,10 @@ fn cli_out_writes_the_format_of_the_extension() {
     };
     let json: serde_json::Value = serde_json::from_str(&write("context.json")).unwrap();
     assert_eq!(json["files"][0]["path"], "auth/token.py");
+    // The extension's case does not matter (`UP.JSON` wrote text before).
+    let json: serde_json::Value = serde_json::from_str(&write("UP.JSON")).unwrap();
+    assert_eq!(json["files"][0]["path"], "auth/token.py");
+    assert!(write("UP.MD").starts_with("# ctxloop context\n"));
     let md = write("context.md");
     assert!(
         md.starts_with("# ctxloop context\n\nTask: fix the token expiry bug\n"),
@@ -306,4 +310,27 @@ fn cli_takes_a_task_that_starts_with_a_dash_before_or_after_the_options() {
             "{args:?}: {top:?}"
         );
     }
+}
+
+#[test]
+fn a_reader_that_closes_the_pipe_early_gets_a_quiet_exit() {
+    // `ctxloop retrieve ... | head -c 0`: the reader took what it wanted.
+    let mut child = Command::new(BIN)
+        .args([
+            "retrieve",
+            "fix the token expiry bug",
+            "--format",
+            "json",
+            "--root",
+        ])
+        .arg(fixture())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(!stderr.contains("Broken pipe"), "{stderr}");
 }
