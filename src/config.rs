@@ -37,7 +37,8 @@ impl<T: PartialOrd + std::fmt::Display + Copy> Bound<T> {
         if !(self.min <= v && v <= self.max) {
             return Err(Error::OutOfRange {
                 field: self.name,
-                value: v.to_string(),
+                // `1e308` prints as 309 digits: cut like every echo.
+                value: crate::error::clip(&v.to_string()),
                 min: self.min.to_string(),
                 max: self.max.to_string(),
             });

@@ -12,10 +12,12 @@ use serde_json::{Map, Value};
 const ECHO_CHARS: usize = 60;
 
 /// `args` as the tool's params, or the error text saying which field is wrong and how.
-pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(args: JsonObject) -> Result<T, String> {
+pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(
+    mut args: JsonObject,
+) -> Result<T, String> {
     let schema = schema_for_input::<T>()?;
     let defs = schema.get("$defs").and_then(Value::as_object);
-    check_object("", &args, &schema, defs)?;
+    check_object("", &mut args, &schema, defs)?;
     serde_json::from_value(Value::Object(args)).map_err(|e| {
         format!(
             "invalid arguments: {}",
@@ -38,14 +40,14 @@ fn resolve<'a>(
 
 fn check_object(
     prefix: &str,
-    obj: &Map<String, Value>,
+    obj: &mut Map<String, Value>,
     schema: &Map<String, Value>,
     defs: Option<&Map<String, Value>>,
 ) -> Result<(), String> {
     let Some(props) = schema.get("properties").and_then(Value::as_object) else {
         return Ok(());
     };
-    for (key, value) in obj {
+    for (key, value) in obj.iter_mut() {
         // Unknown fields are left to serde (`deny_unknown_fields` lists the valid ones).
         if let Some(prop) = props.get(key).and_then(Value::as_object) {
             check_value(&format!("{prefix}{key}"), value, resolve(prop, defs), defs)?;
@@ -56,7 +58,7 @@ fn check_object(
 
 fn check_value(
     field: &str,
-    value: &Value,
+    value: &mut Value,
     schema: &Map<String, Value>,
     defs: Option<&Map<String, Value>>,
 ) -> Result<(), String> {
@@ -65,7 +67,10 @@ fn check_value(
         Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
         _ => return Ok(()),
     };
-    let fits = |t: &str| match (t, value) {
+    if types.contains(&"integer") {
+        whole_float_to_integer(value);
+    }
+    let fits = |t: &str, value: &Value| match (t, value) {
         ("null", Value::Null) => true,
         ("string", Value::String(_)) => true,
         ("boolean", Value::Bool(_)) => true,
@@ -85,7 +90,7 @@ fn check_value(
         ("object", Value::Object(_)) => true,
         _ => false,
     };
-    if !types.iter().any(|t| fits(t)) {
+    if !types.iter().any(|t| fits(t, value)) {
         return Err(format!(
             "`{field}` must be {}, not {}",
             expected(&types, schema, defs),
@@ -96,7 +101,7 @@ fn check_value(
         Value::Array(items) => {
             if let Some(item_schema) = schema.get("items").and_then(Value::as_object) {
                 let item_schema = resolve(item_schema, defs);
-                for (i, item) in items.iter().enumerate() {
+                for (i, item) in items.iter_mut().enumerate() {
                     check_value(&format!("{field}[{i}]"), item, item_schema, defs)?;
                 }
             }
@@ -105,6 +110,28 @@ fn check_value(
         _ => {}
     }
     Ok(())
+}
+
+/// A number with no fraction written as a float (`5.0`, `1e2`) becomes the
+/// integer it is: JSON Schema counts it as an integer, and Python clients
+/// send whole numbers that way; serde would refuse it for an integer field.
+/// Only exact values (below 2^53) are rewritten; a larger one stays a float
+/// and is refused with the field's range.
+fn whole_float_to_integer(value: &mut Value) {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    let Value::Number(n) = value else { return };
+    if !n.is_f64() {
+        return;
+    }
+    let Some(f) = n.as_f64() else { return };
+    if f.fract() != 0.0 || f.abs() >= EXACT {
+        return;
+    }
+    *value = if f >= 0.0 {
+        Value::from(f as u64)
+    } else {
+        Value::from(f as i64)
+    };
 }
 
 /// "an integer from 1 to 100", "a number from 0.05 to 1.0 (or null)", "an array of strings".
@@ -164,7 +191,7 @@ fn describe(value: &Value) -> String {
     let kind = match value {
         Value::Null => return "null".to_string(),
         Value::Bool(_) => "the boolean",
-        Value::Number(n) if n.is_f64() => "the fraction",
+        Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() != 0.0) => "the fraction",
         Value::Number(n) if n.is_i64() && n.as_i64() < Some(0) => "the negative number",
         Value::Number(_) => "the number",
         Value::String(_) => "the string",
@@ -183,6 +210,20 @@ mod tests {
     fn err<T: DeserializeOwned + JsonSchema + 'static>(v: Value) -> String {
         let Value::Object(m) = v else { unreachable!() };
         parse::<T>(m).err().expect("an error")
+    }
+
+    #[test]
+    fn a_whole_number_written_as_a_float_is_an_integer() {
+        // JSON Schema counts 5.0 as an integer; Python clients send it so.
+        for v in [serde_json::json!(5.0), serde_json::json!(1e1)] {
+            let Value::Object(m) = serde_json::json!({"task": "x", "limit": v}) else {
+                unreachable!()
+            };
+            let p = parse::<RetrieveParams>(m).unwrap();
+            assert!(matches!(p.limit, Some(5) | Some(10)), "{:?}", p.limit);
+        }
+        let e = err::<RetrieveParams>(serde_json::json!({"task": "x", "limit": 1e30}));
+        assert!(e.ends_with("not the number 1e+30"), "{e}");
     }
 
     #[test]
