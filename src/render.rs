@@ -6,6 +6,76 @@
 use crate::types::{
     DispatchOutput, EvaluateOutput, File, Gap, RefineOutput, RetrieveOutput, Snippet,
 };
+use std::borrow::Cow;
+
+/// `s` (a path, a reason, a gap's description) on one line of a rendering:
+/// control characters written as escapes (`\n`, `\u{1b}`). Git allows a
+/// newline in a file name, and a name such as `a\n#9 FORGED.py [high 1.00]`
+/// printed raw forged an answer line; an escape byte drove the terminal.
+pub(crate) fn one_line(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_debug().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
+
+/// `path` as a Markdown code span: on one line, and fenced by more
+/// backticks than it holds in a row (CommonMark), so a name holding a
+/// backtick stays one span.
+fn code_span(path: &str) -> String {
+    let p = one_line(path);
+    let longest = p.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    if longest == 0 {
+        return format!("`{p}`");
+    }
+    let fence = "`".repeat(longest + 1);
+    format!("{fence} {p} {fence}")
+}
+
+/// A snippet's text as the renderings show it: its lines as they are (tabs,
+/// and the carriage return of a CRLF line end, kept), other control
+/// characters written as escapes so that a file's bytes cannot drive the
+/// reader's terminal (`\u{1b}[31m`, a bell) or overwrite a line (a lone
+/// `\r`; one at the text's end is its last line's CRLF). The budget counts this text ([`crate::snippets::pack`]).
+pub(crate) fn shown_text(text: &str) -> Cow<'_, str> {
+    let keep = |c: char, next: Option<char>| {
+        !c.is_control()
+            || c == '\n'
+            || c == '\t'
+            || (c == '\r' && matches!(next, Some('\n') | None))
+    };
+    let mut chars = text.chars().peekable();
+    let mut clean = true;
+    while let Some(c) = chars.next() {
+        if !keep(c, chars.peek().copied()) {
+            clean = false;
+            break;
+        }
+    }
+    if clean {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if keep(c, chars.peek().copied()) {
+            out.push(c);
+        } else {
+            out.extend(c.escape_debug());
+        }
+    }
+    Cow::Owned(out)
+}
 
 /// Longest run of a file's reasons in the text rendering, in bytes (the
 /// structured result keeps them all).
@@ -22,7 +92,13 @@ pub(crate) fn file_line(rank: usize, f: &File) -> String {
         reasons.truncate(cut);
         reasons.push('…');
     }
-    format!("\n#{} {} {} {}\n", rank, f.path, tier_tag(f), reasons)
+    format!(
+        "\n#{} {} {} {}\n",
+        rank,
+        one_line(&f.path),
+        tier_tag(f),
+        one_line(&reasons)
+    )
 }
 
 /// A file's `[tier relevance]` tag, as every text rendering shows it.
@@ -37,7 +113,7 @@ fn gap_tag(g: &Gap) -> String {
 
 /// The line above a snippet's text in the text rendering (`--- path:start-end`).
 pub(crate) fn range_line(path: &str, start: usize, end: usize) -> String {
-    format!("--- {path}:{start}-{end}\n")
+    format!("--- {}:{start}-{end}\n", one_line(path))
 }
 
 /// A snippet with text in the text rendering: its range line and its lines.
@@ -45,7 +121,7 @@ pub(crate) fn snippet_lines(path: &str, sn: &Snippet) -> String {
     format!(
         "{}{}\n",
         range_line(path, sn.start_line, sn.end_line),
-        sn.text
+        shown_text(&sn.text)
     )
 }
 
@@ -59,7 +135,11 @@ pub(crate) fn handles_line(path: &str, ranges: &[(usize, usize)]) -> String {
         return String::new();
     }
     let list: Vec<String> = ranges.iter().map(|(s, e)| format!("{s}-{e}")).collect();
-    format!("   left out (budget): {}:{}\n", path, list.join(", "))
+    format!(
+        "   left out (budget): {}:{}\n",
+        one_line(path),
+        list.join(", ")
+    )
 }
 
 /// A file's snippets in the text rendering: those with text, in the order
@@ -107,7 +187,7 @@ pub fn render_text(out: &RetrieveOutput) -> String {
     let mut s = format!(
         "ctxloop: {} files from {} (stop: {}, {} cycle{}, {} files walked, {} ms)\n",
         out.files.len(),
-        out.root.path,
+        one_line(&out.root.path),
         out.stop_reason.as_str(),
         out.cycles.len(),
         if out.cycles.len() == 1 { "" } else { "s" },
@@ -131,11 +211,11 @@ pub fn render_text(out: &RetrieveOutput) -> String {
             s.push_str(&format!(
                 "- {} {}{}\n",
                 gap_tag(g),
-                g.description,
+                one_line(&g.description),
                 if g.suggested_paths.is_empty() {
                     String::new()
                 } else {
-                    format!(" -> {}", g.suggested_paths.join(", "))
+                    format!(" -> {}", one_line(&g.suggested_paths.join(", ")))
                 }
             ));
         }
@@ -157,7 +237,7 @@ pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
     let mut s = format!(
         "# ctxloop context\n\nTask: {}\n\nRoot: `{}` · stop: `{}` · cycles: {} · files walked: {} · {} ms\n\n",
         task.trim(),
-        out.root.path,
+        one_line(&out.root.path),
         out.stop_reason.as_str(),
         out.cycles.len(),
         out.stats.files_walked,
@@ -172,12 +252,12 @@ pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
     s.push_str("| # | file | tier | relevance | why |\n|---|---|---|---|---|\n");
     for (i, f) in out.files.iter().enumerate() {
         s.push_str(&format!(
-            "| {} | `{}` | {} | {:.2} | {} |\n",
+            "| {} | {} | {} | {:.2} | {} |\n",
             i + 1,
-            f.path,
+            code_span(&f.path).replace('|', "\\|"),
             f.tier.as_str(),
             f.relevance,
-            f.reasons.join("; ").replace('|', "\\|")
+            one_line(&f.reasons.join("; ")).replace('|', "\\|")
         ));
     }
     for f in &out.files {
@@ -185,7 +265,11 @@ pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
             let lang = f.path.rsplit('.').next().unwrap_or("");
             s.push_str(&format!(
                 "\n## {}:{}-{}\n\n```{}\n{}\n```\n",
-                f.path, sn.start_line, sn.end_line, lang, sn.text
+                one_line(&f.path),
+                sn.start_line,
+                sn.end_line,
+                one_line(lang),
+                shown_text(&sn.text)
             ));
         }
     }
@@ -196,10 +280,10 @@ pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
                 "- **{}**{}: {} {}\n",
                 g.kind,
                 if g.critical { " (critical)" } else { "" },
-                g.description,
+                one_line(&g.description),
                 g.suggested_paths
                     .iter()
-                    .map(|p| format!("`{p}`"))
+                    .map(|p| code_span(p))
                     .collect::<Vec<_>>()
                     .join(", ")
             ));
@@ -208,7 +292,7 @@ pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
     if !out.dropped.is_empty() {
         s.push_str(&format!(
             "\nLeft out for the token budget: {}\n",
-            out.dropped.join(", ")
+            one_line(&out.dropped.join(", "))
         ));
     }
     s
@@ -234,7 +318,7 @@ pub fn retrieve_summary(out: &RetrieveOutput) -> String {
     format!(
         "ctxloop: {} files from {} (stop: {}); the answer, with snippets, is in structuredContent",
         out.files.len(),
-        out.root.path,
+        one_line(&out.root.path),
         out.stop_reason.as_str()
     )
 }
@@ -252,9 +336,9 @@ impl Render for DispatchOutput {
         for c in &out.candidates {
             text.push_str(&format!(
                 "- {} {} {}\n",
-                c.path,
+                one_line(&c.path),
                 tier_tag(c),
-                c.reasons.join("; ")
+                one_line(&c.reasons.join("; "))
             ));
         }
         text
@@ -269,14 +353,14 @@ impl Render for EvaluateOutput {
             out.cycle, out.high_count, out.decision
         );
         for f in &out.evaluations {
-            text.push_str(&format!("- {} {}\n", f.path, tier_tag(f)));
+            text.push_str(&format!("- {} {}\n", one_line(&f.path), tier_tag(f)));
         }
         for g in &out.gaps {
             text.push_str(&format!(
                 "gap {} {} {}\n",
                 gap_tag(g),
-                g.description,
-                g.suggested_paths.join(", ")
+                one_line(&g.description),
+                one_line(&g.suggested_paths.join(", "))
             ));
         }
         text

@@ -3,7 +3,7 @@
 //! change, cut to its first lines when it does not fit.
 
 use super::tokens_of;
-use crate::render::{file_line, handles_line, range_line};
+use crate::render::{file_line, handles_line, range_line, shown_text};
 use crate::types::{File, Snippet, Tier};
 
 /// Weight of a file's tier in [`pack`]'s order, beside its relevance
@@ -57,7 +57,8 @@ impl<'f> FileCost<'f> {
             .iter()
             .map(|s| {
                 let mut p = vec![0];
-                for l in s.text.split('\n') {
+                // The bytes the rendering writes (control characters escaped).
+                for l in shown_text(&s.text).split('\n') {
                     p.push(p.last().copied().unwrap_or(0) + l.len() + 1);
                 }
                 p
