@@ -266,6 +266,21 @@ fn serve_answers_tools_call_without_a_name_with_invalid_params() {
 }
 
 #[test]
+fn serve_names_an_unknown_tool_and_the_tools_there_are() {
+    let got = raw_replies(
+        &[br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"retreive","arguments":{"task":"x"}}}"#],
+        &[2],
+    );
+    let r = &got[&2];
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        "unknown tool `retreive`: the tools are retrieve, dispatch, evaluate, refine",
+        "{r}"
+    );
+}
+
+#[test]
 fn cli_takes_a_task_that_starts_with_a_dash_before_or_after_the_options() {
     for args in [
         vec![

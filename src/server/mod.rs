@@ -91,6 +91,28 @@ impl ServerHandler for CtxServer {
         .with_instructions(instructions())
     }
 
+    /// `tools/call`, routed by the tool router; an unknown tool's error names
+    /// it and the tools there are (rmcp says only "tool not found").
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        if !self.tool_router.has_route(&request.name) {
+            let names: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "unknown tool `{}`: the tools are {}",
+                    transport::quote(&request.name, 100),
+                    names.join(", ")
+                ),
+                None,
+            ));
+        }
+        let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        self.tool_router.call(call).await
+    }
+
     /// rmcp routes a standard method whose params it cannot decode (e.g.
     /// `tools/call` without `name`) here, as if the method were unknown
     /// (-32601). Such a request names a method that exists: answer -32602 with
