@@ -289,12 +289,23 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
     if let Some(h) = &history {
         h.check()?;
     }
+    // A root whose name is not UTF-8, made lossy, named another directory
+    // and was refused as one that "does not exist".
+    let root = match args.root {
+        Some(r) => Some(r.into_os_string().into_string().map_err(|r| {
+            anyhow::anyhow!(
+                "root {:?} is not valid UTF-8: a root is passed as UTF-8 text. Rename the directory, or pass a parent directory whose path is UTF-8",
+                r.to_string_lossy()
+            )
+        })?),
+        None => None,
+    };
     let progress = Progress::start();
     let out = engine
         .retrieve(
             RetrieveRequest {
                 task: args.task,
-                root: args.root.map(|r| r.to_string_lossy().into_owned()),
+                root,
                 patterns: args.include,
                 keywords: args.keyword,
                 excludes: args.exclude,

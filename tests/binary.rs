@@ -349,3 +349,21 @@ fn a_reader_that_closes_the_pipe_early_gets_a_quiet_exit() {
     assert!(out.status.success(), "{:?}: {stderr}", out.status);
     assert!(!stderr.contains("Broken pipe"), "{stderr}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_root_whose_name_is_not_utf8_is_refused_as_such() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join(std::ffi::OsStr::from_bytes(b"nu\xff"));
+    std::fs::create_dir(&root).unwrap();
+    let out = Command::new(BIN)
+        .args(["retrieve", "token expiry", "--root"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // It exists: "does not exist" sent the user looking for a typo.
+    assert!(stderr.contains("is not valid UTF-8"), "{stderr}");
+}
