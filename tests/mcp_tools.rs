@@ -189,6 +189,12 @@ async fn bad_input_is_an_error_result_that_says_how_to_fix_it() {
         ("dispatch", json!({"root": root}), "task is empty"),
         ("evaluate", json!({"session_id": "nope"}), "unknown session"),
         ("refine", json!({"session_id": "nope"}), "unknown session"),
+        // The list of valid fields holds the tool's own `content` too.
+        (
+            "retrieve",
+            json!({"task": "x", "bogus": 1}),
+            "`deadline_ms`, `content`",
+        ),
     ];
     for (tool, args, expected) in cases {
         let msg = err(&c, tool, args.clone()).await;

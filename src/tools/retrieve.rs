@@ -184,6 +184,10 @@ async fn call(
     };
     let p: RetrieveParams = match server::parse(args) {
         Ok(p) => p,
+        // serde's list of the fields lacks `content`, the tool's own.
+        Err(e) if e.contains("unknown field") => {
+            return server::error_result(e.replacen("`deadline_ms`", "`deadline_ms`, `content`", 1))
+        }
         Err(e) => return server::error_result(e),
     };
     let max_cycles = p.max_cycles.unwrap_or(crate::config::MAX_CYCLES.default);
