@@ -190,6 +190,23 @@ fn reply_to_undecodable(text: &[u8], e: &serde_json::Error) -> Option<Value> {
             ),
             None => {
                 match serde_json::from_str::<Value>(s) {
+                    // A batch (JSON-RPC 2.0; MCP 2025-03-26 had them, 2025-06-18
+                    // dropped them): each request gets its own error, in one
+                    // batch reply, so a client waiting on their ids does not hang.
+                    Ok(Value::Array(items)) if !items.is_empty() => {
+                        let replies: Vec<Value> = items
+                            .iter()
+                            .filter_map(request_id)
+                            .map(|id| {
+                                error_reply(
+                                    id,
+                                    INVALID_REQUEST,
+                                    "Invalid Request: batches are not supported; send each request as a line of its own".to_string(),
+                                )
+                            })
+                            .collect();
+                        return (!replies.is_empty()).then_some(Value::Array(replies));
+                    }
                     // Well-formed JSON that is not a JSON-RPC message rmcp knows.
                     Ok(v) => {
                         let id = request_id(&v)?;
@@ -361,6 +378,21 @@ mod tests {
         assert_eq!(r["id"], "a");
         let m = r["error"]["message"].as_str().unwrap();
         assert!(m.contains("not valid UTF-8 (byte 0xff"), "{m}");
+    }
+
+    #[test]
+    fn each_request_of_a_batch_gets_its_own_error() {
+        let r = reply(br#"[{"jsonrpc":"2.0","id":16,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":"b","method":"tools/list"}]"#)
+            .expect("a reply");
+        let ids: Vec<&Value> = r.as_array().unwrap().iter().map(|e| &e["id"]).collect();
+        assert_eq!(ids, [&serde_json::json!(16), &serde_json::json!("b")]);
+        assert_eq!(r[0]["error"]["code"], INVALID_REQUEST);
+        assert!(r[1]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("batches are not supported"));
+        // Only notifications: nothing to answer.
+        assert!(reply(br#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#).is_none());
     }
 
     #[test]
