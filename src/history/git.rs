@@ -206,9 +206,7 @@ impl HistorySource {
             }
         }
     }
-}
 
-impl HistorySource {
     /// Checks that a history the user named can be read: for
     /// [`HistorySource::At`], that its git directory holds its commit
     /// (`git rev-parse --verify`). The other sources pass: without a
