@@ -212,7 +212,7 @@ impl HistorySource {
     /// (`git rev-parse --verify`). The other sources pass: without a
     /// repository the default simply has no history.
     ///
-    /// Errors: [`Error::HistoryUnreadable`].
+    /// Errors: [`crate::error::Error::HistoryUnreadable`].
     pub fn check(&self) -> crate::error::Result<()> {
         let HistorySource::At { git_dir, commit } = self else {
             return Ok(());
