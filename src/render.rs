@@ -13,20 +13,7 @@ use std::borrow::Cow;
 /// newline in a file name, and a name such as `a\n#9 FORGED.py [high 1.00]`
 /// printed raw forged an answer line; an escape byte drove the terminal.
 pub(crate) fn one_line(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
-        return Cow::Borrowed(s);
-    }
-    Cow::Owned(
-        s.chars()
-            .map(|c| {
-                if c.is_control() {
-                    c.escape_debug().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect(),
-    )
+    escape_unless(s, |c, _| !c.is_control())
 }
 
 /// `path` as a Markdown code span: on one line, and fenced by more
@@ -46,35 +33,38 @@ fn code_span(path: &str) -> String {
 /// and the carriage return of a CRLF line end, kept), other control
 /// characters written as escapes so that a file's bytes cannot drive the
 /// reader's terminal (`\u{1b}[31m`, a bell) or overwrite a line (a lone
-/// `\r`; one at the text's end is its last line's CRLF). The budget counts this text ([`crate::snippets::pack`]).
+/// `\r`; one at the text's end is its last line's CRLF). The budget counts
+/// this text ([`crate::snippets::pack`]).
 pub(crate) fn shown_text(text: &str) -> Cow<'_, str> {
-    let keep = |c: char, next: Option<char>| {
+    escape_unless(text, |c, next| {
         !c.is_control()
             || c == '\n'
             || c == '\t'
             || (c == '\r' && matches!(next, Some('\n') | None))
-    };
-    let mut chars = text.chars().peekable();
-    let mut clean = true;
-    while let Some(c) = chars.next() {
-        if !keep(c, chars.peek().copied()) {
-            clean = false;
-            break;
+    })
+}
+
+/// `text` with every character that `keep` (given it and the character
+/// after it) refuses written as its escape ([`char::escape_debug`]);
+/// borrowed when there is none.
+fn escape_unless(text: &str, keep: impl Fn(char, Option<char>) -> bool) -> Cow<'_, str> {
+    let mut out: Option<String> = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        match (&mut out, keep(c, next)) {
+            (Some(o), true) => o.push(c),
+            (Some(o), false) => o.extend(c.escape_debug()),
+            (None, true) => {}
+            (None, false) => {
+                let mut o = String::with_capacity(text.len() + 8);
+                o.push_str(&text[..i]);
+                o.extend(c.escape_debug());
+                out = Some(o);
+            }
         }
     }
-    if clean {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if keep(c, chars.peek().copied()) {
-            out.push(c);
-        } else {
-            out.extend(c.escape_debug());
-        }
-    }
-    Cow::Owned(out)
+    out.map_or(Cow::Borrowed(text), Cow::Owned)
 }
 
 /// Longest run of a file's reasons in the text rendering, in bytes (the
@@ -387,6 +377,14 @@ impl Render for RefineOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn snippet_text_keeps_tabs_and_crlf_line_ends_and_escapes_other_controls() {
+        let crlf = "def f():\r\n\treturn 1\r";
+        assert!(matches!(shown_text(crlf), Cow::Borrowed(t) if t == crlf));
+        assert_eq!(shown_text("a\rb\x1b[31m\x07"), "a\\rb\\u{1b}[31m\\u{7}");
+        assert_eq!(one_line("a\n#9 b\tc"), "a\\n#9 b\\tc");
+    }
 
     /// `retrieve`'s answer to the token expiry task on the authsvc fixture.
     fn token_expiry() -> RetrieveOutput {

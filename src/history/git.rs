@@ -217,6 +217,7 @@ impl HistorySource {
         let HistorySource::At { git_dir, commit } = self else {
             return Ok(());
         };
+        // `At` names its repository: the root (for `Discover`) is not read.
         if self.resolve(Path::new("."), &|| false).is_some() {
             return Ok(());
         }

@@ -81,6 +81,14 @@ pub struct CycleFacts {
     pub lifts: usize,
 }
 
+impl CycleFacts {
+    /// Files are to be lifted and no agent judged: the stop rule then
+    /// neither stops as `sufficient` or `budget` nor looks for links.
+    fn lifting(&self) -> bool {
+        self.lifts > 0 && !self.judged
+    }
+}
+
 /// The first cycle's best files that a later cycle's lifted files stay
 /// below: the answer's first five are cycle 1's, so no Acc@1..5 of the first
 /// cycle is lowered by the loop.
@@ -119,7 +127,7 @@ impl Decision {
     pub fn wants_links(self, facts: &CycleFacts) -> bool {
         // Files to lift mean a full first answer, where an unjudged link
         // would join below it, with no place and no text (see `decide`).
-        if facts.lifts > 0 && !facts.judged {
+        if facts.lifting() {
             return false;
         }
         match self.stop() {
@@ -187,7 +195,7 @@ impl Decision {
 /// The stop rule: whether the loop ends after this cycle, and why.
 pub fn decide(facts: &CycleFacts, cfg: &LoopConfig) -> Decision {
     let critical = facts.critical_gaps > 0 || facts.open_links > 0;
-    let lifting = facts.lifts > 0 && !facts.judged;
+    let lifting = facts.lifting();
     let reason = if facts.ranked == 0 {
         Some(StopReason::NoCandidates)
     } else if let Some(reason) = facts.stopped_early {
