@@ -281,6 +281,48 @@ fn serve_names_an_unknown_tool_and_the_tools_there_are() {
 }
 
 #[test]
+fn serve_tells_a_client_that_skipped_initialize_or_asked_for_resources_what_to_do() {
+    use std::io::{BufRead, Write};
+    // A request before `initialize`, without the 2026-07-28 `_meta`.
+    let mut child = Command::new(BIN)
+        .arg("serve")
+        .arg("--root")
+        .arg(fixture())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    drop(stdin);
+    child.wait().unwrap();
+    let r: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(r["id"], 1, "{r}");
+    let m = r["error"]["message"].as_str().unwrap();
+    assert!(m.contains("Send `initialize` first"), "{m}");
+    // A method the server lacks, after `initialize`.
+    let got = raw_replies(
+        &[br#"{"jsonrpc":"2.0","id":2,"method":"resources/list"}"#],
+        &[2],
+    );
+    let r = &got[&2];
+    assert_eq!(r["error"]["code"], -32601, "{r}");
+    let m = r["error"]["message"].as_str().unwrap();
+    assert!(
+        m.contains("`resources/list`") && m.contains("`tools/list`"),
+        "{m}"
+    );
+}
+
+#[test]
 fn cli_takes_a_task_that_starts_with_a_dash_before_or_after_the_options() {
     for args in [
         vec![

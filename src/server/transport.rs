@@ -122,6 +122,7 @@ where
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
         let write = self.write.clone();
+        let item = explain_error(item);
         async move {
             let bytes = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
             Self::write_line(&write, bytes).await
@@ -163,6 +164,41 @@ where
         drop(self.write.lock().await.take());
         Ok(())
     }
+}
+
+/// What rmcp says when a request asks for a method the server lacks (its
+/// bare name, `resources/list`), and when a request comes before
+/// `initialize` without the per-request `_meta` of the 2026-07-28 inline
+/// lifecycle: neither says how to go on (probe 2026-12-06, defect 10).
+/// The reply keeps its id and code, with a message that does.
+fn explain_error(mut item: TxJsonRpcMessage<RoleServer>) -> TxJsonRpcMessage<RoleServer> {
+    use rmcp::model::{ErrorCode, JsonRpcMessage};
+    let JsonRpcMessage::Error(reply) = &mut item else {
+        return item;
+    };
+    let e = &mut reply.error;
+    let message = e.message.as_ref();
+    let method = message
+        .strip_prefix("method not found: ")
+        .unwrap_or(message);
+    if e.code == ErrorCode::METHOD_NOT_FOUND && !method.contains(char::is_whitespace) {
+        e.message = format!(
+            "method not found: `{}`. ctxloop serves tools (`tools/list`, `tools/call`) and one \
+             prompt (`prompts/list`, `prompts/get`); it has no resources, completions or log \
+             levels",
+            quote(method, QUOTE_CHARS)
+        )
+        .into();
+    } else if e.code == ErrorCode::INVALID_PARAMS && message.starts_with("request _meta is missing")
+    {
+        e.message = format!(
+            "{message}. Send `initialize` first (then the `notifications/initialized` \
+             notification), as every MCP client before protocol 2026-07-28 does; a request \
+             without it must carry those fields in its `params._meta`"
+        )
+        .into();
+    }
+    item
 }
 
 /// The error reply to a line rmcp cannot decode, or `None` when there is no
@@ -346,6 +382,41 @@ fn replace_lone_surrogates(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_method_or_a_request_before_initialize_is_told_how_to_go_on() {
+        use rmcp::model::{
+            ErrorData, JsonRpcError, JsonRpcMessage, ListResourcesRequestMethod, NumberOrString,
+        };
+        let explained = |e: ErrorData| -> Value {
+            let item = JsonRpcMessage::Error(JsonRpcError::new(Some(NumberOrString::Number(7)), e));
+            serde_json::to_value(explain_error(item)).unwrap()
+        };
+        let r = explained(ErrorData::method_not_found::<ListResourcesRequestMethod>());
+        assert_eq!(r["id"], 7);
+        assert_eq!(r["error"]["code"], -32601);
+        let m = r["error"]["message"].as_str().unwrap();
+        assert!(m.starts_with("method not found: `resources/list`"), "{m}");
+        assert!(
+            m.contains("`tools/list`") && m.contains("no resources"),
+            "{m}"
+        );
+        let r = explained(ErrorData::invalid_params(
+            "request _meta is missing or has malformed required fields: a, b",
+            None,
+        ));
+        assert_eq!(r["error"]["code"], -32602);
+        assert!(
+            r["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("Send `initialize` first"),
+            "{r}"
+        );
+        // Other errors are left as they are.
+        let r = explained(ErrorData::invalid_params("`limit` must be 1-200", None));
+        assert_eq!(r["error"]["message"], "`limit` must be 1-200");
+    }
 
     fn reply(line: &[u8]) -> Option<Value> {
         let e = serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(line).unwrap_err();
