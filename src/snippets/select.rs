@@ -32,6 +32,13 @@ const MAX_SIGNATURE_GAP: usize = 12;
 /// A chosen region this many lines or fewer (a one-line closure or arrow
 /// function) gives way to a matching definition around it: see [`choose`].
 const TINY_REGION_LINES: usize = 3;
+/// Evidence of a definition whose name is the question's words (see
+/// [`named_by_question`]), times the share of its name's words that are.
+const NAMED_BY_QUESTION: f64 = 30.0;
+/// A name word counts in [`named_by_question`] when at most this many of
+/// the file's definition names hold it: "printer" and "Integral" pick
+/// `_print_Integral` among the 200 `_print_*` methods of a printer.
+const RARE_NAME_WORD: usize = 2;
 
 /// The regions of `doc` that best match the query, best first (at most
 /// `MAX_SNIPPETS`): the definitions (functions, methods, classes,
@@ -64,8 +71,13 @@ pub fn snippets(
     let syms = doc.symbols_until(stop);
     let defs = candidates(&syms.definitions, lines.len());
     let own = own_evidence(&defs, lines.len(), &found);
+    let named = if q.question {
+        named_by_question(&defs, q)
+    } else {
+        vec![0.0; defs.len()]
+    };
     let evidence = found.score;
-    let regions = scored_regions(&defs, &own, &lines, q, defines);
+    let regions = scored_regions(&defs, &own, &named, &lines, q, defines);
     let mut chosen = choose(&regions, &lines, q, &evidence);
     add_delegates(&mut chosen, &syms, &lines, q, &evidence);
     add_callees(&mut chosen, &syms, &lines, q, &evidence);
@@ -230,6 +242,56 @@ fn own_evidence(defs: &[&Definition], n: usize, found: &LineEvidence) -> Vec<f64
         .collect()
 }
 
+/// Per definition, the evidence that a question names it: the share of its
+/// name's words (`_print_Integral`: print, integral) that are query terms
+/// held by at most [`RARE_NAME_WORD`] of the file's distinct definition
+/// names, times [`NAMED_BY_QUESTION`]. For questions only
+/// ([`TaskQuery::question`]): "where is the LaTeX printer for Integral
+/// implemented" showed the printer's best-scored methods but not
+/// `_print_Integral` (probe 2026-12-06, defect 2). In a bug report the
+/// words that name a function are as often the symptom's as the fix's:
+/// there, the same evidence cost edit recall (dev-python 59.5 -> 56.6 %,
+/// dev-multilang 54.0 -> 52.6), so bug reports do not get it.
+fn named_by_question(defs: &[&Definition], q: &TaskQuery) -> Vec<f64> {
+    let parts: Vec<Vec<u64>> = defs
+        .iter()
+        .map(|d| {
+            let mut hashes = Vec::new();
+            crate::query::for_each_term_hash(&d.name, |h| hashes.push(h));
+            // The whole name first, then its parts when it has several.
+            if hashes.len() > 1 {
+                hashes.remove(0);
+            }
+            hashes.sort_unstable();
+            hashes.dedup();
+            hashes
+        })
+        .collect();
+    let mut holders: rustc_hash::FxHashMap<u64, usize> = Default::default();
+    let mut names = rustc_hash::FxHashSet::default();
+    for (d, hashes) in defs.iter().zip(&parts) {
+        if names.insert(d.name.as_str()) {
+            for &h in hashes {
+                *holders.entry(h).or_default() += 1;
+            }
+        }
+    }
+    parts
+        .iter()
+        .map(|hashes| {
+            let named = hashes
+                .iter()
+                .filter(|h| q.weight_of(**h).is_some() && holders[*h] <= RARE_NAME_WORD)
+                .count();
+            if hashes.is_empty() {
+                0.0
+            } else {
+                NAMED_BY_QUESTION * named as f64 / hashes.len() as f64
+            }
+        })
+        .collect()
+}
+
 /// The definitions that match, as (score, start, end, whether it is a
 /// function or method), best first: the
 /// query terms of their lines (more for a definition the file is ranked for
@@ -238,6 +300,7 @@ fn own_evidence(defs: &[&Definition], n: usize, found: &LineEvidence) -> Vec<f64
 fn scored_regions(
     defs: &[&Definition],
     own: &[f64],
+    named: &[f64],
     lines: &[&str],
     q: &TaskQuery,
     defines: &[String],
@@ -254,6 +317,7 @@ fn scored_regions(
         } else if q.identifiers.contains(&d.name) {
             score += 30.0;
         }
+        score += named[i];
         // Prefer tight regions: a class matching only through one method should
         // yield the method.
         score /= 1.0 + ((e - s + 1) as f64 / 80.0).ln_1p();
@@ -667,6 +731,34 @@ mod tests {
         let q = TaskQuery::new("Fmt.width raises ValueError: width must be at least 4", &[]);
         let sn = snippets(&doc, &q, &["width".into()], &|| false);
         assert!(sn[0].text.contains("def check"), "{sn:?}");
+    }
+
+    #[test]
+    fn a_question_is_shown_the_method_its_words_name_among_many_alike() {
+        // A printer with thirty `_print_*` methods that all work with the
+        // question's other words, and `_print_Integral`, which only its name
+        // ties to the question (probe 2026-12-06, defect 2).
+        let mut text = String::from("class LatexPrinter(Printer):\n");
+        for i in 0..30 {
+            if i == 15 {
+                text.push_str("\n    def _print_Integral(self, expr):\n        tex, symbols = '', []\n        return tex\n");
+            }
+            text.push_str(&format!(
+                "\n    def _print_Op{i}(self, expr):\n        tex = self._latex_printer(expr)\n        tex = latex_printer_wrap(tex, latex=True)\n        tex = latex_printer_pad(tex)\n        return latex_printer_join(tex)\n"
+            ));
+            text.push_str(&filler(1).replace("\n", "\n    "));
+        }
+        let shows = |task: &str| {
+            snippets_for("latex.py", &text, task)
+                .iter()
+                .any(|s| s.text.contains("def _print_Integral"))
+        };
+        assert!(shows(
+            "Where is the LaTeX printer for Integral implemented?"
+        ));
+        // A bug report's words name the symptom as often as the fix: it
+        // keeps the methods that work with its words.
+        assert!(!shows("LaTeX printer output for Integral is wrong"));
     }
 
     #[test]
