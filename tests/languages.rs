@@ -253,6 +253,34 @@ fn cpp_defining_file_ranks_first() {
 }
 
 #[test]
+fn cpp_inline_implementation_file_ranks_first() {
+    // A header-only library: the header declares the template, the `.inl`
+    // it includes (glm's layout; Boost's and asio's `.ipp`) defines it.
+    defining_file_ranks_first(
+        "clampZebraRange",
+        "glm/detail/func_common.inl",
+        &[
+            (
+                "glm/detail/func_common.inl",
+                "namespace glm {\n\ttemplate<typename T>\n\tinline T clampZebraRange(T x, T lo, T hi) {\n\t\treturn x < lo ? lo : (hi < x ? hi : x);\n\t}\n}\n",
+            ),
+            (
+                "glm/common.hpp",
+                "#pragma once\nnamespace glm {\n\ttemplate<typename T>\n\tT clampZebraRange(T x, T lo, T hi);\n}\n#include \"detail/func_common.inl\"\n",
+            ),
+            (
+                "src/report.cpp",
+                "#include \"glm/common.hpp\"\n\nfloat summary(float a) {\n    return glm::clampZebraRange(a, 0.f, 1.f) + glm::clampZebraRange(a, 1.f, 2.f);\n}\n",
+            ),
+            (
+                "src/audit.cpp",
+                "#include \"glm/common.hpp\"\n\nint audit(int a) {\n    if (glm::clampZebraRange(a, 0, 9) == 0) {\n        return glm::clampZebraRange(a, 1, 2);\n    }\n    return glm::clampZebraRange(a, 2, 3);\n}\n",
+            ),
+        ],
+    );
+}
+
+#[test]
 fn csharp_defining_file_ranks_first() {
     defining_file_ranks_first(
         "ComputeZebraChecksum",

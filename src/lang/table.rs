@@ -385,7 +385,11 @@ pub static LANGUAGES: &[LanguageSpec] = &[
     },
     LanguageSpec {
         id: "cpp",
-        extensions: &["cc", "cpp", "cxx", "hpp", "hh", "hxx"],
+        // `.inl`, `.ipp`, `.tpp`, `.txx`: the implementation files a
+        // header includes (inline functions, templates; glm, Boost, asio).
+        extensions: &[
+            "cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "h++", "inl", "ipp", "tpp", "txx",
+        ],
         grammar: cpp,
         tags: include_str!("../../queries/cpp/tags.scm"),
         definition_words: None,

@@ -98,8 +98,9 @@ pub const MAX_TASK_TEXT: usize = 64 * 1024;
 
 /// Extensions that make a token a file path even without a `/`.
 const PATH_EXTENSIONS: &[&str] = &[
-    "py", "rs", "js", "jsx", "ts", "tsx", "go", "java", "c", "h", "cc", "cpp", "hpp", "cs", "rb",
-    "php", "toml", "yaml", "yml", "json", "cfg", "ini", "md", "rst", "txt", "kt", "swift", "scala",
+    "py", "rs", "js", "jsx", "ts", "tsx", "go", "java", "c", "h", "cc", "cpp", "hpp", "inl", "ipp",
+    "cs", "rb", "php", "toml", "yaml", "yml", "json", "cfg", "ini", "md", "rst", "txt", "kt",
+    "swift", "scala",
 ];
 
 impl TaskQuery {

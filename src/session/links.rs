@@ -460,8 +460,10 @@ fn imported(
             break;
         }
         let spec = r.name.as_str();
+        let c_family = matches!(ext, "m" | "mm")
+            || crate::lang::language_of(high).is_some_and(|l| l.id == "c" || l.id == "cpp");
         let tries: Vec<String> = match ext {
-            "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "m" | "mm" => {
+            _ if c_family => {
                 if spec.starts_with('<') {
                     continue;
                 }
