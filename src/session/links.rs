@@ -454,14 +454,16 @@ fn imported(
 ) -> Vec<(String, String)> {
     let dir = high.rsplit_once('/').map_or("", |(d, _)| d);
     let ext = high.rsplit_once('.').map_or("", |(_, e)| e);
+    // C, C++ (headers and implementation files of every extension the
+    // table gives them), Objective-C.
+    let c_family = matches!(ext, "m" | "mm")
+        || crate::lang::language_of(high).is_some_and(|l| l.id == "c" || l.id == "cpp");
     let mut out: Vec<(String, String)> = Vec::new();
     for r in syms.references.iter().filter(|r| r.kind == RefKind::Import) {
         if out.len() >= MAX_IMPORTS {
             break;
         }
         let spec = r.name.as_str();
-        let c_family = matches!(ext, "m" | "mm")
-            || crate::lang::language_of(high).is_some_and(|l| l.id == "c" || l.id == "cpp");
         let tries: Vec<String> = match ext {
             _ if c_family => {
                 if spec.starts_with('<') {
