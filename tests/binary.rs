@@ -178,6 +178,21 @@ fn raw_replies(
     lines: &[&[u8]],
     expect: &[i64],
 ) -> std::collections::HashMap<i64, serde_json::Value> {
+    let init: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+    let initialized: &[u8] = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let all: Vec<&[u8]> = [init, initialized]
+        .into_iter()
+        .chain(lines.iter().copied())
+        .collect();
+    replies_from_start(&all, expect)
+}
+
+/// [`raw_replies`] without the `initialize` handshake: `lines` are all the
+/// session's client messages.
+fn replies_from_start(
+    lines: &[&[u8]],
+    expect: &[i64],
+) -> std::collections::HashMap<i64, serde_json::Value> {
     use std::io::{BufRead, Write};
     let mut child = Command::new(BIN)
         .arg("serve")
@@ -189,9 +204,7 @@ fn raw_replies(
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let init: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
-    let initialized: &[u8] = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-    for line in [init, initialized].iter().chain(lines) {
+    for line in lines {
         stdin.write_all(line).unwrap();
         stdin.write_all(b"\n").unwrap();
     }
@@ -282,32 +295,25 @@ fn serve_names_an_unknown_tool_and_the_tools_there_are() {
 
 #[test]
 fn serve_tells_a_client_that_skipped_initialize_or_asked_for_resources_what_to_do() {
-    use std::io::{BufRead, Write};
-    // A request before `initialize`, without the 2026-07-28 `_meta`.
-    let mut child = Command::new(BIN)
-        .arg("serve")
-        .arg("--root")
-        .arg(fixture())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin
-        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n")
-        .unwrap();
-    stdin.flush().unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    drop(stdin);
-    child.wait().unwrap();
-    let r: serde_json::Value = serde_json::from_str(&line).unwrap();
-    assert_eq!(r["id"], 1, "{r}");
-    let m = r["error"]["message"].as_str().unwrap();
-    assert!(m.contains("Send `initialize` first"), "{m}");
+    // A request before `initialize`, without the 2026-07-28 `_meta`; an
+    // `initialize` without its params.
+    let got = replies_from_start(
+        &[
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+            br#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}"#,
+        ],
+        &[1, 2],
+    );
+    let m = got[&1]["error"]["message"].as_str().unwrap();
+    assert!(
+        m.contains("Send `initialize` and wait for its reply"),
+        "{m}"
+    );
+    let m = got[&2]["error"]["message"].as_str().unwrap();
+    assert!(
+        m.contains("`initialize` needs params with protocolVersion, capabilities, clientInfo"),
+        "{m}"
+    );
     // A method the server lacks, after `initialize`.
     let got = raw_replies(
         &[br#"{"jsonrpc":"2.0","id":2,"method":"resources/list"}"#],
@@ -317,9 +323,54 @@ fn serve_tells_a_client_that_skipped_initialize_or_asked_for_resources_what_to_d
     assert_eq!(r["error"]["code"], -32601, "{r}");
     let m = r["error"]["message"].as_str().unwrap();
     assert!(
-        m.contains("`resources/list`") && m.contains("`tools/list`"),
+        m.contains("\"resources/list\"") && m.contains("`tools/list`"),
         "{m}"
     );
+}
+
+#[test]
+fn serve_answers_every_bad_request_of_a_burst() {
+    // Good and undecodable requests in one write: each gets one reply. The
+    // transport's own replies were written inside rmcp's receive future,
+    // which rmcp drops when a reply of its own is ready: 98 of 200 were lost.
+    let lines: Vec<Vec<u8>> = (2..202)
+        .map(|id| {
+            let params = if id % 2 == 0 {
+                r#","params":[1,2]"#
+            } else {
+                ""
+            };
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"{params}}}"#).into_bytes()
+        })
+        .collect();
+    let lines: Vec<&[u8]> = lines.iter().map(Vec::as_slice).collect();
+    let ids: Vec<i64> = (2..202).collect();
+    let got = raw_replies(&lines, &ids);
+    let missing: Vec<&i64> = ids.iter().filter(|id| !got.contains_key(id)).collect();
+    assert!(missing.is_empty(), "no reply to {missing:?}");
+    assert_eq!(got[&2]["error"]["code"], -32600, "{}", got[&2]);
+    assert!(got[&3]["result"].is_object(), "{}", got[&3]);
+}
+
+#[test]
+fn serve_outlives_a_notification_or_response_before_initialize() {
+    // rmcp ended the session (exit 2, no reply) on a first message that is
+    // not a request.
+    let got = replies_from_start(
+        &[
+            br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            br#"{"jsonrpc":"2.0","id":7,"result":{}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,
+            br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            br#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        ],
+        &[1, 2],
+    );
+    assert_eq!(
+        got[&1]["result"]["serverInfo"]["name"], "ctxloop",
+        "{got:?}"
+    );
+    assert!(got[&2]["result"]["tools"].is_array(), "{got:?}");
 }
 
 #[test]

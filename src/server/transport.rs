@@ -29,6 +29,8 @@ const QUOTE_CHARS: usize = 40;
 const PARSE_ERROR: i64 = -32700;
 /// JSON-RPC "Invalid Request".
 const INVALID_REQUEST: i64 = -32600;
+/// JSON-RPC "Invalid params".
+const INVALID_PARAMS: i64 = -32602;
 
 type Writer<W> = Arc<Mutex<Option<W>>>;
 
@@ -38,6 +40,16 @@ pub struct LineTransport<R, W> {
     line: Vec<u8>,
     discarding: bool,
     write: Writer<W>,
+    /// Replies the transport itself owes (to lines rmcp cannot decode, to
+    /// a malformed `initialize`), oldest first. A reply leaves the queue
+    /// only once written: rmcp drops a `receive` future whenever it has
+    /// something else to do, and a reply written inside it was lost when
+    /// that happened while it waited for the writer (87 of 100 error
+    /// replies to a burst of bad requests; probe 2026-12-06).
+    replies: std::collections::VecDeque<Vec<u8>>,
+    /// Whether a request has been handed to rmcp: before it, rmcp's server
+    /// ends the session on anything but a request (see `receive`).
+    started: bool,
 }
 
 impl LineTransport<tokio::io::Stdin, tokio::io::Stdout> {
@@ -61,7 +73,86 @@ where
             line: Vec::new(),
             discarding: false,
             write: Arc::new(Mutex::new(Some(write))),
+            replies: std::collections::VecDeque::new(),
+            started: false,
         }
+    }
+
+    /// Writes the queued replies, oldest first. Cancel-safe: a reply leaves
+    /// the queue once its bytes are handed to the writer (`write_all` of a
+    /// small line completes in one poll on tokio's stdout, which writes it
+    /// on a blocking thread even if the flush is then dropped). False once
+    /// the writer is closed or fails.
+    async fn write_replies(&mut self) -> bool {
+        while let Some(reply) = self.replies.front() {
+            let mut line = reply.clone();
+            line.push(b'\n');
+            let mut guard = self.write.lock().await;
+            let Some(w) = guard.as_mut() else {
+                return false;
+            };
+            if w.write_all(&line).await.is_err() {
+                return false;
+            }
+            self.replies.pop_front();
+            if w.flush().await.is_err() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Queues a reply of the transport's own.
+    fn reply(&mut self, reply: &Value) {
+        self.replies
+            .push_back(serde_json::to_vec(reply).unwrap_or_default());
+    }
+
+    /// Whether rmcp may have `text` (a line that decoded). Before the first
+    /// request, rmcp's server reads a message that is not a request as the
+    /// end of the session (a notification or a stray response before
+    /// `initialize` made `serve` exit 2 without answering the `initialize`
+    /// after it): those are logged and dropped. An `initialize` without the
+    /// parameters it needs gets an error saying which, where rmcp took it for
+    /// a request of the 2026-07-28 inline lifecycle and asked for `_meta`.
+    fn admit(&mut self, text: &[u8]) -> bool {
+        let Ok(v) = serde_json::from_slice::<Value>(text) else {
+            return true;
+        };
+        let Some(method) = v.get("method").and_then(Value::as_str) else {
+            if !self.started {
+                tracing::warn!("dropped a response that came before any request");
+            }
+            return self.started;
+        };
+        let Some(id) = request_id(&v) else {
+            if !self.started {
+                tracing::warn!(
+                    "dropped the notification {} that came before `initialize`",
+                    quote(method, QUOTE_CHARS)
+                );
+            }
+            return self.started;
+        };
+        if method == "initialize" {
+            let params = v.get("params");
+            let missing: Vec<&str> = ["protocolVersion", "capabilities", "clientInfo"]
+                .into_iter()
+                .filter(|k| params.and_then(|p| p.get(k)).is_none())
+                .collect();
+            if !missing.is_empty() {
+                self.reply(&error_reply(
+                    id,
+                    INVALID_PARAMS,
+                    format!(
+                        "`initialize` needs params with {}: e.g. {{\"protocolVersion\": \"2025-06-18\", \"capabilities\": {{}}, \"clientInfo\": {{\"name\": \"my-client\", \"version\": \"1.0\"}}}}",
+                        missing.join(", ")
+                    ),
+                ));
+                return false;
+            }
+        }
+        true
     }
 
     /// Reads up to the next `\n` into `self.line`. Cancel-safe: a read dropped
@@ -131,9 +222,15 @@ where
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
+            if !self.write_replies().await {
+                return None;
+            }
             match self.read_line().await {
                 Ok(true) => {}
-                Ok(false) => return None,
+                Ok(false) => {
+                    self.write_replies().await;
+                    return None;
+                }
                 Err(e) => {
                     tracing::error!("cannot read stdin: {e}");
                     return None;
@@ -147,13 +244,17 @@ where
                 continue;
             }
             match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(text) {
-                Ok(msg) => return Some(msg),
+                Ok(msg) => {
+                    let checked = !self.started || names_initialize(text);
+                    if checked && !self.admit(text) {
+                        continue;
+                    }
+                    self.started = true;
+                    return Some(msg);
+                }
                 Err(e) => {
                     if let Some(reply) = reply_to_undecodable(text, &e) {
-                        let bytes = serde_json::to_vec(&reply).unwrap_or_default();
-                        if Self::write_line(&self.write, bytes).await.is_err() {
-                            return None;
-                        }
+                        self.reply(&reply);
                     }
                 }
             }
@@ -164,6 +265,12 @@ where
         drop(self.write.lock().await.take());
         Ok(())
     }
+}
+
+/// Whether a line holds the string `"initialize"` (a cheap test before
+/// [`LineTransport::admit`] parses it).
+fn names_initialize(text: &[u8]) -> bool {
+    text.windows(12).any(|w| w == b"\"initialize\"")
 }
 
 /// What rmcp says when a request asks for a method the server lacks (its
@@ -178,23 +285,33 @@ fn explain_error(mut item: TxJsonRpcMessage<RoleServer>) -> TxJsonRpcMessage<Rol
     };
     let e = &mut reply.error;
     let message = e.message.as_ref();
-    let method = message
-        .strip_prefix("method not found: ")
-        .unwrap_or(message);
-    if e.code == ErrorCode::METHOD_NOT_FOUND && !method.contains(char::is_whitespace) {
-        e.message = format!(
-            "method not found: `{}`. ctxloop serves tools (`tools/list`, `tools/call`) and one \
-             prompt (`prompts/list`, `prompts/get`); it has no resources, completions or log \
-             levels",
-            quote(method, QUOTE_CHARS)
-        )
+    if e.code == ErrorCode::METHOD_NOT_FOUND {
+        // rmcp writes the bare method name, or "method not found: NAME" for
+        // a method of no MCP request type.
+        let method = message
+            .strip_prefix("method not found: ")
+            .unwrap_or(message);
+        let shown = serde_json::to_string(&quote(method, QUOTE_CHARS)).unwrap_or_default();
+        e.message = if method.starts_with("notifications/") {
+            format!(
+                "{shown} is a notification: send it without an `id` (a request with that method \
+                 has no reply to give)"
+            )
+        } else {
+            format!(
+                "method not found: {shown}. ctxloop serves tools (`tools/list`, `tools/call`) \
+                 and one prompt (`prompts/list`, `prompts/get`); it has no resources, \
+                 completions or log levels"
+            )
+        }
         .into();
     } else if e.code == ErrorCode::INVALID_PARAMS && message.starts_with("request _meta is missing")
     {
         e.message = format!(
-            "{message}. Send `initialize` first (then the `notifications/initialized` \
-             notification), as every MCP client before protocol 2026-07-28 does; a request \
-             without it must carry those fields in its `params._meta`"
+            "{message}. Send `initialize` and wait for its reply (then send the \
+             `notifications/initialized` notification) before other requests, as every MCP \
+             client before protocol 2026-07-28 does; a request sent without that handshake \
+             must carry those fields in its `params._meta`"
         )
         .into();
     }
@@ -396,7 +513,7 @@ mod tests {
         assert_eq!(r["id"], 7);
         assert_eq!(r["error"]["code"], -32601);
         let m = r["error"]["message"].as_str().unwrap();
-        assert!(m.starts_with("method not found: `resources/list`"), "{m}");
+        assert!(m.starts_with("method not found: \"resources/list\""), "{m}");
         assert!(
             m.contains("`tools/list`") && m.contains("no resources"),
             "{m}"
@@ -410,7 +527,7 @@ mod tests {
             r["error"]["message"]
                 .as_str()
                 .unwrap()
-                .contains("Send `initialize` first"),
+                .contains("Send `initialize` and wait for its reply"),
             "{r}"
         );
         // Other errors are left as they are.
