@@ -98,9 +98,9 @@ pub const MAX_TASK_TEXT: usize = 64 * 1024;
 
 /// Extensions that make a token a file path even without a `/`.
 const PATH_EXTENSIONS: &[&str] = &[
-    "py", "rs", "js", "jsx", "ts", "tsx", "go", "java", "c", "h", "cc", "cpp", "hpp", "inl", "ipp",
-    "cs", "rb", "php", "toml", "yaml", "yml", "json", "cfg", "ini", "md", "rst", "txt", "kt",
-    "swift", "scala",
+    "py", "rs", "js", "jsx", "ts", "tsx", "go", "java", "c", "h", "cc", "cpp", "cxx", "hpp", "hh",
+    "hxx", "inl", "ipp", "tpp", "txx", "cs", "rb", "php", "toml", "yaml", "yml", "json", "cfg",
+    "ini", "md", "rst", "txt", "kt", "swift", "scala",
 ];
 
 impl TaskQuery {
@@ -246,32 +246,47 @@ pub fn is_question(task: &str) -> bool {
         cut -= 1;
     }
     let head = &head[..cut];
-    let first = head
-        .split(|c: char| !c.is_ascii_alphabetic() && c != '\'')
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if QUESTION_STARTS.contains(&first.as_str()) {
+    let opener = |text: &str| text.split_whitespace().next().and_then(plain_word);
+    if opener(head).is_some_and(|w| QUESTION_STARTS.contains(&w.as_str())) {
         return true;
     }
     let bytes = head.as_bytes();
     let end = (0..bytes.len()).find(|&i| match bytes[i] {
         b'?' | b'\n' => true,
-        b'.' | b'!' => bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace()),
+        // Not the dots of "e.g." and "i.e.".
+        b'.' | b'!' => {
+            bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace())
+                && !(i >= 2 && bytes[i - 2] == b'.')
+        }
         _ => false,
     });
     let Some(end) = end.filter(|&i| bytes[i] == b'?') else {
         return false;
     };
-    let words: Vec<String> = head[..end]
-        .split(|c: char| !c.is_ascii_alphabetic() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .map(str::to_ascii_lowercase)
-        .collect();
-    words
-        .first()
-        .is_some_and(|w| QUESTION_OPENERS.contains(&w.as_str()))
-        || words.iter().any(|w| QUESTION_WORDS.contains(&w.as_str()))
+    let sentence = &head[..end];
+    opener(sentence).is_some_and(|w| QUESTION_OPENERS.contains(&w.as_str()))
+        || sentence
+            .split_whitespace()
+            .filter_map(plain_word)
+            .any(|w| QUESTION_WORDS.contains(&w.as_str()))
+}
+
+/// A whitespace-split token as a plain word, lowercased: without the
+/// quotes, brackets and punctuation around it, made only of letters and
+/// apostrophes, a trailing `'s` dropped ("What's" is "what", "can't" stays
+/// "can't"). An identifier (`where_clause`, `x.what_is()`), a flag
+/// (`--how`), a path or a word in backticks is none: a question word inside
+/// one asks nothing.
+fn plain_word(token: &str) -> Option<String> {
+    let t = token
+        .trim_start_matches(['"', '\'', '(', '['])
+        .trim_end_matches(['"', '\'', ')', ']', '.', ',', ';', ':', '!', '?']);
+    let t = t
+        .strip_suffix("'s")
+        .or_else(|| t.strip_suffix("\u{2019}s"))
+        .unwrap_or(t);
+    (!t.is_empty() && t.chars().all(|c| c.is_ascii_alphabetic() || c == '\''))
+        .then(|| t.to_ascii_lowercase())
 }
 
 /// Term → (occurrence weight, code-like, order of first mention).
@@ -698,6 +713,8 @@ mod tests {
             "where is the LaTeX printer for Integral implemented",
             "Find the code that picks a class's creator",
             "  Which hostnames get certificates (self-signed) e.g. localhost",
+            "What's the LaTeX printer for Integral?",
+            "So e.g. where is the printer chosen?",
         ] {
             assert!(is_question(q), "{q}");
         }
@@ -709,6 +726,10 @@ mod tests {
             "When using C++11, we could violate the one definition rule",
             "Show which source blocked a package version",
             "Findings: the cache is stale",
+            "Query breaks in where_clause?",
+            "Crash in x.what_is()?",
+            "Crashes with --how flag?",
+            "`where` clause is ignored?",
             "Fix the where clause of a join. Why? Nobody knows",
             "solveset raises NotImplementedError",
             "",
