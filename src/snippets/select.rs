@@ -69,7 +69,7 @@ pub fn snippets(
     }
     let found = line_evidence(&lines, q);
     let syms = doc.symbols_until(stop);
-    let defs = candidates(&syms.definitions, lines.len());
+    let defs = candidates(&syms.definitions, &lines);
     let own = own_evidence(&defs, lines.len(), &found);
     let named = if q.question {
         named_by_question(&defs, q)
@@ -169,13 +169,46 @@ fn with_context(lines: &[&str], regions: Vec<(usize, usize)>) -> Vec<(usize, usi
         .collect()
 }
 
-/// The definitions that may be a snippet: not modules or impl blocks, and
-/// starting within the file's `n` lines.
-fn candidates(defs: &[Definition], n: usize) -> Vec<&Definition> {
+/// The definitions that may be a snippet: not modules, impl blocks or
+/// include guards, and starting within the file's lines.
+fn candidates<'d>(defs: &'d [Definition], lines: &[&str]) -> Vec<&'d Definition> {
+    let n = lines.len();
     defs.iter()
         .filter(|d| d.kind != DefKind::Module && d.kind != DefKind::Impl)
         .filter(|d| d.start_line > 0 && d.start_line <= d.end_line.min(n))
+        .filter(|d| !is_include_guard(d, lines))
         .collect()
+}
+
+/// Whether `d` is a C or C++ header's include guard: `#define NAME` with
+/// no value, right after `#ifndef NAME` (or `#if !defined(NAME)`). Its name
+/// is the header's path (`ASIO_DETAIL_EPOLL_REACTOR_HPP`), so it held the
+/// task's words and was the first snippet of most headers it named (asio,
+/// newcomer probe of 2026-12-06).
+fn is_include_guard(d: &Definition, lines: &[&str]) -> bool {
+    // The C and C++ tags queries call a `#define` without parameters a
+    // constant.
+    if !matches!(d.kind, DefKind::Constant | DefKind::Macro) {
+        return false;
+    }
+    let directive = |l: &str| {
+        l.trim()
+            .strip_prefix('#')
+            .map(|r| r.split_whitespace().collect::<Vec<_>>().join(" "))
+    };
+    let i = d.start_line - 1;
+    if directive(lines[i]) != Some(format!("define {}", d.name)) {
+        return false;
+    }
+    let Some(above) = lines[..i].iter().rev().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    directive(above).is_some_and(|a| {
+        let a = a.replace(' ', "");
+        a == format!("ifndef{}", d.name)
+            || a == format!("if!defined({})", d.name)
+            || a == format!("if!defined{}", d.name)
+    })
 }
 
 /// Per definition, the evidence of its own lines (not those of the
@@ -769,6 +802,27 @@ mod tests {
         // A bug report's words name the symptom as often as the fix: it
         // keeps the methods that work with its words.
         assert!(!shows("LaTeX printer output for Integral is wrong"));
+    }
+
+    #[test]
+    fn a_header_s_include_guard_is_no_snippet() {
+        // The guard's name is the header's path: it holds the task's words.
+        let text = "// Copyright\n\n#ifndef ASIO_DETAIL_EPOLL_REACTOR_HPP\n#define ASIO_DETAIL_EPOLL_REACTOR_HPP\n\n#define EPOLL_REACTOR_MAX_EVENTS 128\n\nclass epoll_reactor {\npublic:\n  void register_descriptor(int d);\n};\n\n#endif // ASIO_DETAIL_EPOLL_REACTOR_HPP\n";
+        for path in ["epoll_reactor.hpp", "epoll_reactor.h"] {
+            let sn = snippets_for(path, text, "epoll reactor register descriptor fails");
+            assert!(!sn.is_empty());
+            assert!(
+                sn.iter().all(|s| !s.text.contains("#define ASIO_DETAIL")),
+                "{path}: {sn:?}"
+            );
+            // A constant the header defines is still one.
+            assert!(
+                snippets_for(path, text, "raise the epoll reactor max events")
+                    .iter()
+                    .any(|s| s.text.contains("EPOLL_REACTOR_MAX_EVENTS")),
+                "{path}"
+            );
+        }
     }
 
     #[test]
