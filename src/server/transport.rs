@@ -44,8 +44,8 @@ pub struct LineTransport<R, W> {
     /// a malformed `initialize`), oldest first. A reply leaves the queue
     /// only once written: rmcp drops a `receive` future whenever it has
     /// something else to do, and a reply written inside it was lost when
-    /// that happened while it waited for the writer (87 of 100 error
-    /// replies to a burst of bad requests; probe 2026-12-06).
+    /// that happened while it waited for the writer (98 of 200 replies to
+    /// alternating good and bad pings written at once; probe 2026-12-06).
     replies: std::collections::VecDeque<Vec<u8>>,
     /// Whether a request has been handed to rmcp: before it, rmcp's server
     /// ends the session on anything but a request (see `receive`).
