@@ -231,14 +231,16 @@ const QUESTION_OPENERS: &[&str] = &[
 const QUESTION_STARTS: &[&str] = &["find", "how", "locate", "what", "where", "which", "why"];
 
 /// Whether `task` asks about the code rather than reports a problem or
-/// asks for a change: it opens with a word of [`QUESTION_STARTS`], or its
-/// first sentence (ended by `?`, by `.` or `!` before a space, or by a line
-/// end, within its first 400 bytes) ends with `?` and holds a question word
-/// or opens with an auxiliary verb. A bug report titled as a question
-/// without one ("Symbol instances have __dict__ since 1.7?", "can't
-/// simplify sin/cos with Rational?") is not one: measured, the rule holds
-/// all 63 of dev-questions' questions and none of the 1,403 tasks of
-/// dev-python, dev-rust, dev-multilang and the held-out sets (2026-12-06).
+/// asks for a change: it opens with how, what, where, which, why, find or
+/// locate (`QUESTION_STARTS`), or its first sentence (ended by `?`, by `.`
+/// or `!` before a space but not the dots of "e.g.", or by a line end,
+/// within its first 400 bytes) ends with `?` and holds a question word or
+/// opens with an auxiliary verb, words being plain words (`plain_word`). A
+/// bug report titled as a question without one ("Symbol instances have
+/// __dict__ since 1.7?", "can't simplify sin/cos with Rational?") is not
+/// one: measured, the rule holds all 63 of dev-questions' questions and
+/// none of the 1,403 tasks of dev-python, dev-rust, dev-multilang and the
+/// held-out sets (2026-12-06).
 pub fn is_question(task: &str) -> bool {
     let head = task.trim_start();
     let mut cut = head.len().min(400);
