@@ -363,11 +363,9 @@ fn reply_to_undecodable(text: &[u8], e: &serde_json::Error) -> Option<Value> {
                     // Well-formed JSON that is not a JSON-RPC message rmcp knows.
                     Ok(v) => {
                         let id = request_id(&v)?;
-                        return Some(error_reply(
-                            id,
-                            INVALID_REQUEST,
-                            format!("Invalid Request: {}", quote_error(e)),
-                        ));
+                        let problem = bad_id(&v)
+                            .unwrap_or_else(|| format!("Invalid Request: {}", quote_error(e)));
+                        return Some(error_reply(id, INVALID_REQUEST, problem));
                     }
                     Err(_) => {
                         tracing::warn!(
@@ -398,9 +396,24 @@ fn reply_to_undecodable(text: &[u8], e: &serde_json::Error) -> Option<Value> {
 fn request_id(v: &Value) -> Option<Value> {
     match v.get("id") {
         Some(id @ (Value::Number(_) | Value::String(_))) => Some(id.clone()),
-        Some(Value::Null) | None if v.get("method").is_some() => None,
+        None if v.get("method").is_some() => None,
         _ => Some(Value::Null),
     }
+}
+
+/// Why a message's `id` is no MCP request id, if it is not: MCP asks for a
+/// string or an integer, never null (JSON-RPC only discourages null); a
+/// request with `"id": null` got no reply at all, as if it were a
+/// notification (newcomer probe of 2026-12-06).
+fn bad_id(v: &Value) -> Option<String> {
+    let id = v.get("id")?;
+    let whole = id.as_i64().is_some() || id.as_u64().is_some();
+    (!(whole || id.is_string())).then(|| {
+        format!(
+            "Invalid Request: `id` must be a string or an integer (MCP forbids null), not {}",
+            quote(&id.to_string(), QUOTE_CHARS)
+        )
+    })
 }
 
 fn error_reply(id: Value, code: i64, message: String) -> Value {
@@ -590,5 +603,25 @@ mod tests {
             None
         );
         assert_eq!(reply(b"hello"), None);
+    }
+
+    #[test]
+    fn a_request_whose_id_is_null_or_a_fraction_is_told_so() {
+        for (line, shown) in [
+            (
+                &br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#[..],
+                "null",
+            ),
+            (br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, "1.5"),
+            (br#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#, "true"),
+        ] {
+            let r = reply(line).expect("a reply");
+            assert_eq!(r["error"]["code"], -32600, "{r}");
+            assert_eq!(
+                r["error"]["message"],
+                format!("Invalid Request: `id` must be a string or an integer (MCP forbids null), not {shown}"),
+                "{r}"
+            );
+        }
     }
 }
