@@ -193,7 +193,7 @@ pub struct Skipped {
     pub minified: usize,
     /// Files that could not be read (permissions, vanished mid-walk).
     pub unreadable: usize,
-    /// Files excluded by the query's globs, the caller's and those `refine` added for low files (ignore files and hidden files are not counted).
+    /// Files the last cycle's globs excluded: the caller's and those `refine` added for low files, which an earlier cycle may have listed (ignore files and hidden files are not counted).
     pub ignored: usize,
     /// Files walked but not read because the call's deadline passed or it was cancelled.
     pub not_read: usize,
