@@ -41,7 +41,7 @@ pub struct LineTransport<R, W> {
     discarding: bool,
     write: Writer<W>,
     /// Replies the transport itself owes (to lines rmcp cannot decode, to
-    /// a malformed `initialize`), oldest first. A reply leaves the queue
+    /// a malformed `initialize`), oldest first, each with its `\n`. A reply leaves the queue
     /// only once written: rmcp drops a `receive` future whenever it has
     /// something else to do, and a reply written inside it was lost when
     /// that happened while it waited for the writer (98 of 200 replies to
@@ -84,14 +84,12 @@ where
     /// on a blocking thread even if the flush is then dropped). False once
     /// the writer is closed or fails.
     async fn write_replies(&mut self) -> bool {
-        while let Some(reply) = self.replies.front() {
-            let mut line = reply.clone();
-            line.push(b'\n');
+        while !self.replies.is_empty() {
             let mut guard = self.write.lock().await;
             let Some(w) = guard.as_mut() else {
                 return false;
             };
-            if w.write_all(&line).await.is_err() {
+            if w.write_all(&self.replies[0]).await.is_err() {
                 return false;
             }
             self.replies.pop_front();
@@ -102,10 +100,11 @@ where
         true
     }
 
-    /// Queues a reply of the transport's own.
+    /// Queues a reply of the transport's own, as the line it is written as.
     fn reply(&mut self, reply: &Value) {
-        self.replies
-            .push_back(serde_json::to_vec(reply).unwrap_or_default());
+        let mut line = serde_json::to_vec(reply).unwrap_or_default();
+        line.push(b'\n');
+        self.replies.push_back(line);
     }
 
     /// Whether rmcp may have `text` (a line that decoded). Before the first
@@ -270,7 +269,7 @@ where
 /// Whether a line holds the string `"initialize"` (a cheap test before
 /// [`LineTransport::admit`] parses it).
 fn names_initialize(text: &[u8]) -> bool {
-    text.windows(12).any(|w| w == b"\"initialize\"")
+    memchr::memmem::find(text, b"\"initialize\"").is_some()
 }
 
 /// What rmcp says when a request asks for a method the server lacks (its

@@ -184,9 +184,10 @@ async fn call(
     };
     let p: RetrieveParams = match server::parse(args) {
         Ok(p) => p,
-        // serde's list of the fields lacks `content`, the tool's own.
+        // serde's list of the fields lacks `content`, the tool's own: it
+        // joins the list after its last field, whichever that is.
         Err(e) if e.contains("unknown field") => {
-            return server::error_result(e.replacen("`deadline_ms`", "`deadline_ms`, `content`", 1))
+            return server::error_result(with_content_listed(e));
         }
         Err(e) => return server::error_result(e),
     };
@@ -225,6 +226,18 @@ async fn call(
         Ok(out) => shaped(out, content),
         Err(e) => e,
     }
+}
+
+/// serde's "unknown field `x`, expected one of `task`, …, `deadline_ms`"
+/// with `content` after the last field it lists.
+fn with_content_listed(mut e: String) -> String {
+    if let Some(at) = e
+        .find("expected one of")
+        .and_then(|from| e[from..].rfind('`').map(|i| from + i + 1))
+    {
+        e.insert_str(at, ", `content`");
+    }
+    e
 }
 
 /// The result `content` asks for.
