@@ -48,5 +48,6 @@ pub use defines::may_define;
 pub use kinds::{Cap, DefKind, Definition, RefKind, Reference, Symbols};
 pub use parse::{symbols, symbols_until};
 pub use table::{
-    is_aside_path, is_code_path, is_test_double_path, is_test_path, language_of, LanguageSpec,
+    is_aside_path, is_code_extension, is_code_path, is_test_double_path, is_test_path, language_of,
+    LanguageSpec,
 };

@@ -646,12 +646,21 @@ pub fn is_code_path(path: &str) -> bool {
 /// Whether `path` has an extension of [`LEXICAL_SOURCE_EXTENSIONS`].
 fn is_lexical_source(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
-    file.rsplit_once('.').is_some_and(|(stem, ext)| {
-        !stem.is_empty()
-            && LEXICAL_SOURCE_EXTENSIONS
-                .iter()
-                .any(|e| e.eq_ignore_ascii_case(ext))
-    })
+    file.rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && is_lexical_extension(ext))
+}
+
+fn is_lexical_extension(ext: &str) -> bool {
+    LEXICAL_SOURCE_EXTENSIONS
+        .iter()
+        .any(|e| e.eq_ignore_ascii_case(ext))
+}
+
+/// Whether `ext` (without the dot) is a source-code extension: of a row of
+/// [`LANGUAGES`] (compared with case, as [`language_of`] does) or of
+/// [`LEXICAL_SOURCE_EXTENSIONS`] (without case).
+pub fn is_code_extension(ext: &str) -> bool {
+    LANGUAGES.iter().any(|l| l.extensions.contains(&ext)) || is_lexical_extension(ext)
 }
 
 /// Whether `rel` (relative, `/`-separated) is a test file: under a test

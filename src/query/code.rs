@@ -140,7 +140,7 @@ pub fn is_receiver(text: &str, pos: usize, len: usize) -> bool {
     let seg_end = next + b[next..].iter().take_while(|c| ident(c)).count();
     let last = !matches!(b.get(seg_end..seg_end + 2), Some([b'.', c]) if ident(c));
     let called = b.get(seg_end) == Some(&b'(');
-    let extension = super::PATH_EXTENSIONS.contains(&&text[next..seg_end]);
+    let extension = super::is_path_extension(&text[next..seg_end]);
     !(last && !called && extension)
 }
 

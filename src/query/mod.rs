@@ -96,12 +96,21 @@ pub struct TaskQuery {
 /// Bytes of the task kept in [`TaskQuery::text`].
 pub const MAX_TASK_TEXT: usize = 64 * 1024;
 
-/// Extensions that make a token a file path even without a `/`.
-const PATH_EXTENSIONS: &[&str] = &[
-    "py", "rs", "js", "jsx", "ts", "tsx", "go", "java", "c", "h", "cc", "cpp", "cxx", "hpp", "hh",
-    "hxx", "inl", "ipp", "tpp", "txx", "cs", "rb", "php", "toml", "yaml", "yml", "json", "cfg",
-    "ini", "md", "rst", "txt", "kt", "swift", "scala",
+/// Extensions other than source code's that make a token a file path even
+/// without a `/`: configuration and documentation files.
+const TEXT_PATH_EXTENSIONS: &[&str] = &[
+    "toml", "yaml", "yml", "json", "cfg", "ini", "md", "rst", "txt",
 ];
+
+/// Whether a token ending in `.ext` is a file path (with one dot and no `/`,
+/// or with a `/`): `ext` is an extension of the language table, every
+/// language ctxloop parses or scores by its words (`router.ex`, `init.lua`,
+/// `parser.dart`, `Button.vue`, `lib/index.mjs`; a fixed list here had
+/// named Python's, Rust's, C's, Java's and a few more, and a task's
+/// `lib/phoenix/router.ex` was no path), or one of [`TEXT_PATH_EXTENSIONS`].
+fn is_path_extension(ext: &str) -> bool {
+    TEXT_PATH_EXTENSIONS.contains(&ext) || crate::lang::is_code_extension(ext)
+}
 
 impl TaskQuery {
     /// Builds the query from the task text and extra agent keywords.
@@ -648,7 +657,7 @@ fn structural_references(text: &str) -> (Vec<String>, Vec<String>) {
         }
         let token = token.replace('\\', "/");
         let ext = token.rsplit_once('.').map(|(_, e)| e);
-        let has_ext = ext.is_some_and(|e| PATH_EXTENSIONS.contains(&e));
+        let has_ext = ext.is_some_and(is_path_extension);
         let dots = token.matches('.').count();
         if has_ext && (token.contains('/') || dots == 1) {
             // Keep the part after the last `site-packages/` or absolute prefix.
@@ -1043,6 +1052,30 @@ mod tests {
             q.modules.contains(&"sympy/core/expr".to_string()),
             "{:?}",
             q.modules
+        );
+    }
+
+    #[test]
+    fn a_path_in_any_language_of_the_table_is_a_path() {
+        let q = TaskQuery::new(
+            "Crash in lib/phoenix/router.ex after editing init.lua, parser.dart, \
+             src/Main.hs, R/join.R and components/Button.vue; see e.g. the docs",
+            &[],
+        );
+        for p in [
+            "lib/phoenix/router.ex",
+            "init.lua",
+            "parser.dart",
+            "src/Main.hs",
+            "R/join.R",
+            "components/Button.vue",
+        ] {
+            assert!(q.paths.contains(&p.to_string()), "{p}: {:?}", q.paths);
+        }
+        assert!(
+            !q.paths.iter().any(|p| p.starts_with("e.g")),
+            "{:?}",
+            q.paths
         );
     }
 }

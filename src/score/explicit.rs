@@ -15,15 +15,29 @@ pub(super) fn explicit_pass(
     scored: &mut Vec<Scored>,
 ) {
     let best = scored.first().map_or(1.0, |s| s.raw).max(1.0);
+    let paths: Vec<&str> = q.paths.iter().map(|p| fitting_tail(cands, p)).collect();
     // How many files each named path or module fits: `__init__.py`,
     // `index.rst` or `conf.py` from the reporter's own project fits every
     // file of that name, and names none of them.
     let fits = |hit: &dyn Fn(&str) -> bool| cands.iter().filter(|c| hit(c.rel)).count().max(1);
-    let path_fits: Vec<usize> = q
-        .paths
+    let mut path_fits: Vec<usize> = paths
         .iter()
         .map(|p| fits(&|rel| ends_with_path(rel, p)))
         .collect();
+    // Paths written on the reporter's machine (cut to a tail) are most often
+    // the frames of one stack trace: the way to the error, where one or two
+    // frames are the code to change. The trace is one reference, shared by
+    // every file its frames name, as a generic name is shared by the files
+    // it fits; one such path alone (a GitHub link) keeps its full weight.
+    let cut: Vec<bool> = paths
+        .iter()
+        .zip(&q.paths)
+        .map(|(t, p)| t.len() < p.len())
+        .collect();
+    let frames = fits(&|rel| (0..paths.len()).any(|i| cut[i] && ends_with_path(rel, paths[i])));
+    for (fit, _) in path_fits.iter_mut().zip(&cut).filter(|(_, &c)| c) {
+        *fit = (*fit).max(frames);
+    }
     let module_fits: Vec<usize> = q
         .modules
         .iter()
@@ -35,8 +49,14 @@ pub(super) fn explicit_pass(
         if !c.allowed {
             continue;
         }
-        let (mut add, mut evidence, named) =
-            named_evidence(c.rel, q, &path_fits, &module_fits, w.explicit * best);
+        let (mut add, mut evidence, named) = named_evidence(
+            c.rel,
+            q,
+            &paths,
+            &path_fits,
+            &module_fits,
+            w.explicit * best,
+        );
         let floor = focus_evidence(c.rel, focus, best, &mut add, &mut evidence);
         if add > 0.0 || floor {
             let pos = *by_idx.entry(idx).or_insert_with(|| {
@@ -55,23 +75,25 @@ pub(super) fn explicit_pass(
 /// What the task's paths and modules give the file `rel`: the raw score to
 /// add (`full` is the explicit weight times the best raw score), its
 /// evidence, and the reference when it names this file alone (high tier).
+/// `paths`: the task's paths as [`fitting_tail`] cut them;
 /// `path_fits`/`module_fits`: how many files each path or module fits.
 fn named_evidence(
     rel: &str,
     q: &TaskQuery,
+    paths: &[&str],
     path_fits: &[usize],
     module_fits: &[usize],
     full: f64,
 ) -> (f64, Vec<Evidence>, Option<Named>) {
     // The least ambiguous reference that fits this file.
-    let path = (0..q.paths.len())
-        .filter(|&i| ends_with_path(rel, &q.paths[i]))
+    let path = (0..paths.len())
+        .filter(|&i| ends_with_path(rel, paths[i]))
         .min_by_key(|&i| path_fits[i]);
     let module = (0..q.modules.len())
         .filter(|&i| is_module_file(rel, &q.modules[i]))
         .min_by_key(|&i| module_fits[i]);
     let (reference, fits, share) = if let Some(i) = path {
-        (Named::File(q.paths[i].clone()), path_fits[i], 1.0)
+        (Named::File(paths[i].to_string()), path_fits[i], 1.0)
     } else if let Some(i) = module {
         (Named::Module(q.modules[i].clone()), module_fits[i], 0.8)
     } else {
@@ -116,6 +138,28 @@ fn focus_evidence(
         evidence.push(Evidence::Focus(why.clone()));
     }
     floor.is_some()
+}
+
+/// The part of the written path `p` that names files of this tree: `p`
+/// itself when a file's path ends with it (or when it is one segment),
+/// else its longest tail of two or more segments that a file's path ends
+/// with. A stack trace or a build log writes the path on the reporter's
+/// machine: `/home/me/.cargo/registry/src/index.crates.io-…/tokio-1.38.0/src/runtime/blocking/pool.rs`
+/// is the tree's `tokio/src/runtime/blocking/pool.rs`, and
+/// `/app/node_modules/axios/lib/core/Axios.js` its `lib/core/Axios.js`.
+/// Two segments at least: a directory and a file name pin a file, where a
+/// bare file name from the reporter's own project (`/home/me/app/utils.py`)
+/// may name any file of that name.
+fn fitting_tail<'a>(cands: &[Candidate], p: &'a str) -> &'a str {
+    let fits_some = |tail: &str| cands.iter().any(|c| ends_with_path(c.rel, tail));
+    if !p.contains('/') || fits_some(p) {
+        return p;
+    }
+    // Tails from the longest (drop the first segment) to two segments.
+    let mut tails = p.match_indices('/').map(|(i, _)| &p[i + 1..]);
+    tails
+        .find(|tail| tail.contains('/') && fits_some(tail))
+        .unwrap_or(p)
 }
 
 fn ends_with_path(rel: &str, p: &str) -> bool {
@@ -202,5 +246,53 @@ mod tests {
             assert_eq!(s.named, None, "{}", rels[s.idx]);
             assert!(s.raw < reader.raw);
         }
+    }
+
+    #[test]
+    fn a_path_written_on_the_reporters_machine_names_the_tree_file_by_its_tail() {
+        let rels = [
+            "tokio/src/runtime/blocking/pool.rs",
+            "tokio/src/runtime/pool.rs",
+            "tokio/src/lib.rs",
+            "app/utils.py",
+        ];
+        let s = scored_for(
+            "thread 'main' panicked at /home/me/.cargo/registry/src/tokio-1.38.0/\
+             src/runtime/blocking/pool.rs:245:9, called from /home/me/proj/utils.py",
+            &rels,
+        );
+        let pool = s.iter().find(|s| s.idx == 0).expect("pool.rs named");
+        assert_eq!(
+            pool.named,
+            Some(Named::File("src/runtime/blocking/pool.rs".into()))
+        );
+        // Another file of that name, and a file whose name alone matches
+        // the reporter's own path, are not named.
+        assert!(s.iter().all(|s| s.idx == 0 || s.named.is_none()), "{s:?}");
+        assert!(!s.iter().any(|s| s.idx == 3));
+    }
+
+    #[test]
+    fn the_frames_of_a_stack_trace_share_one_reference() {
+        let rels = [
+            "pkg/simplify/simplify.py",
+            "pkg/simplify/trigsimp.py",
+            "pkg/simplify/fu.py",
+            "pkg/core/expr.py",
+        ];
+        let trace = "Traceback (most recent call last):\n\
+             File \"/home/e/se/pkg/simplify/simplify.py\", line 587, in simplify\n\
+             File \"/home/e/se/pkg/simplify/trigsimp.py\", line 508, in trigsimp\n\
+             File \"/home/e/se/pkg/simplify/fu.py\", line 566, in TR6\n";
+        let s = scored_for(trace, &rels);
+        assert_eq!(s.len(), 3, "{s:?}");
+        assert!(s.iter().all(|s| s.named.is_none()), "{s:?}");
+        // A file the task names alone weighs three times what a frame does.
+        let alone = scored_for("see pkg/simplify/fu.py", &rels);
+        let fu = |s: &[Scored]| s.iter().find(|s| s.idx == 2).map(|s| s.raw);
+        assert!(
+            fu(&alone).unwrap() > 2.9 * fu(&s).unwrap(),
+            "{s:?} {alone:?}"
+        );
     }
 }
