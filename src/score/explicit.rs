@@ -155,9 +155,9 @@ fn fitting_tail<'a>(cands: &[Candidate], p: &'a str) -> &'a str {
     if !p.contains('/') || fits_some(p) {
         return p;
     }
-    // Tails from the longest (drop the first segment) to two segments.
-    let mut tails = p.match_indices('/').map(|(i, _)| &p[i + 1..]);
-    tails
+    // Tails from the longest (the first segment dropped) to two segments.
+    p.match_indices('/')
+        .map(|(i, _)| &p[i + 1..])
         .find(|tail| tail.contains('/') && fits_some(tail))
         .unwrap_or(p)
 }
