@@ -96,6 +96,15 @@ pub struct TaskQuery {
 /// Bytes of the task kept in [`TaskQuery::text`].
 pub const MAX_TASK_TEXT: usize = 64 * 1024;
 
+/// Bytes of the longest term: a longer word of the task (a run of one
+/// letter, a hyphen chain joined as one name) is no term, and its parts
+/// still count. No name in code is this long (a C++ mangled name in a
+/// crash log comes closest), and the terms' Aho-Corasick DFA takes time
+/// quadratic in a pattern's length when it repeats one letter: a
+/// 16,000-letter run took 3.75 s to build, 100,000 letters 142 s, before
+/// any deadline check (newcomer probe, 2026-12-06).
+const MAX_TERM_BYTES: usize = 128;
+
 /// Extensions other than source code's that make a token a file path even
 /// without a `/`: configuration and documentation files.
 const TEXT_PATH_EXTENSIONS: &[&str] = &[
@@ -188,6 +197,7 @@ impl TaskQuery {
                 alternative.insert(alt, compound);
             }
         }
+        c.counts.retain(|t, _| t.len() <= MAX_TERM_BYTES);
         let terms = most_informative(c.counts, &alternative);
         // Identifiers whose term was kept.
         let kept: HashSet<u64> = terms.iter().map(|t| t.hash).collect();
@@ -1077,5 +1087,19 @@ mod tests {
             "{:?}",
             q.paths
         );
+    }
+
+    #[test]
+    fn a_word_longer_than_any_name_is_no_term() {
+        let run = "x".repeat(16_000);
+        let chain = vec!["ab"; 4_000].join("-");
+        let q = TaskQuery::new(&format!("redirect {run} fails\n`{chain}`"), &[]);
+        assert!(q.terms.iter().all(|t| t.text.len() <= MAX_TERM_BYTES));
+        assert!(q.identifiers.iter().all(|i| i.len() <= MAX_TERM_BYTES));
+        assert!(q.terms.iter().any(|t| t.text == "redirect"));
+        // A long name within the bound stays a term.
+        let name = "a_really_long_generated_name_".repeat(4);
+        let q = TaskQuery::new(&format!("`{name}` fails"), &[]);
+        assert!(q.terms.iter().any(|t| t.text == name), "{:?}", q.terms);
     }
 }
