@@ -587,3 +587,37 @@ fn a_file_name_or_text_with_control_characters_cannot_forge_or_drive_the_renderi
         assert!(text.contains(r"\u{1b}[31mred\u{7}"), "{text}");
     }
 }
+
+#[test]
+fn a_low_file_named_like_a_glob_is_excluded_by_its_literal_path() {
+    // A weak match named `old[1.py`: refine excludes it for the next
+    // cycle. As a glob its `[` opened a class that never closes, and the
+    // call failed with "invalid glob" in an exclude list the user never
+    // wrote; and a bare `README.md` would have excluded every README.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "normal.py",
+        "def parse_config(path): return open(path).read()\n",
+    );
+    write(
+        dir.path(),
+        "old[1.py",
+        "def parse_config_other(): pass  # parse config\n",
+    );
+    for i in 1..=7 {
+        write(
+            dir.path(),
+            &format!("u{i}.py"),
+            format!("color_{i} = 'theme palette'\n"),
+        );
+    }
+    let engine = Engine::new(EngineOptions::default());
+    let out = retrieve(&engine, dir.path(), "parse_config read the config file");
+    assert_eq!(paths(&out)[0], "normal.py");
+    let excluded: Vec<&String> = out.cycles.iter().flat_map(|c| &c.query.excludes).collect();
+    assert!(
+        excluded.iter().any(|e| e.as_str() == "/old[[]1.py"),
+        "{excluded:?}"
+    );
+}

@@ -161,18 +161,23 @@ impl Session {
     }
 
     /// Confidently low candidates (below `CONFIDENTLY_LOW`, at most 10) are
-    /// excluded.
+    /// excluded, each by a glob that matches its path and nothing else
+    /// ([`crate::walk::literal_glob`]): a file named `old[1.py` is no
+    /// character class (as one, it made every later dispatch of the session
+    /// fail: "invalid glob … unclosed character class", newcomer probe
+    /// 2026-12-06), and `README.md` is the root's, not every README.
     fn exclude_low(&mut self, excluded: &mut Vec<String>) {
         for p in &self.candidates {
             let Some(k) = self.files.get(p) else { continue };
             let wanted = self.query.focus_areas.contains(p);
+            let glob = crate::walk::literal_glob(p);
             if k.relevance < CONFIDENTLY_LOW
                 && !wanted
                 && excluded.len() < 10
-                && !self.query.excludes.contains(p)
+                && !self.query.excludes.contains(&glob)
             {
                 excluded.push(format!("{p}: relevance {:.2}", k.relevance));
-                self.query.excludes.push(p.clone());
+                self.query.excludes.push(glob);
             }
         }
     }
