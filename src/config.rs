@@ -168,17 +168,20 @@ impl LoopConfig {
         };
         // Compile once here so a bad glob is reported before any work.
         Filter::new(&cfg.patterns, &cfg.excludes)?;
-        // A task of stopwords alone ranked nothing and said only
+        // A task of stopwords alone (with keywords of stopwords alone, or
+        // of no ASCII word: `授权`, `the`) ranked nothing and said only
         // `no_candidates`, as if the tree held nothing related. Checked on
         // tasks of up to 4 KB: building the query a second time cost 6.7 ms
         // on a 126 KB task (43.2 → 49.9 ms, hyperfine, 2026-12-06), and a
         // task that long holds words.
-        if cfg.keywords.is_empty()
-            && task.len() <= NO_WORDS_CHECK_BYTES
-            && crate::query::TaskQuery::new(task, &[]).terms.is_empty()
+        if task.len() <= NO_WORDS_CHECK_BYTES
+            && crate::query::TaskQuery::new(task, &cfg.keywords)
+                .terms
+                .is_empty()
         {
             return Err(Error::NoSearchableWords {
                 task: task.to_string(),
+                keywords: cfg.keywords.len(),
             });
         }
         Ok(cfg)

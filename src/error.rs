@@ -14,11 +14,13 @@ pub enum Error {
     )]
     EmptyTask,
 
-    /// The task holds no word the search can use, and no keyword was given.
-    #[error("task {:?} has no searchable words (terms are runs of ASCII letters, digits and `_`; stopwords and single letters are dropped): name the code or behaviour, e.g. \"session cookie SameSite\", or pass search terms as `keywords` (--keyword)", clip(.task))]
+    /// The task and its keywords hold no word the search can use.
+    #[error("task {:?}{} has no searchable words (terms are runs of ASCII letters, digits and `_`; stopwords and single letters are dropped): name the code or behaviour, e.g. \"session cookie SameSite\", or pass search terms as `keywords` (--keyword)", clip(.task), if *.keywords > 0 { format!(" with its {} keyword(s)", .keywords) } else { String::new() })]
     NoSearchableWords {
         /// The task as given.
         task: String,
+        /// How many non-blank keywords came with it (none searchable either).
+        keywords: usize,
     },
 
     /// The root does not exist.

@@ -136,6 +136,20 @@ fn cli_errors_go_to_stderr_with_a_nonzero_exit() {
             &["retrieve", "the a of and", "--root", "."],
             "has no searchable words",
         ),
+        // Keywords without a searchable word leave the task as empty.
+        (
+            &[
+                "retrieve",
+                "!!!",
+                "--keyword",
+                "授权",
+                "--keyword",
+                "the",
+                "--root",
+                ".",
+            ],
+            "\"!!!\" with its 2 keyword(s) has no searchable words",
+        ),
         (
             &[
                 "retrieve",
