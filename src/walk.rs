@@ -398,22 +398,14 @@ fn compile(field: &'static str, globs: &[String]) -> Result<Option<Gitignore>> {
 }
 
 /// A glob that matches the file at `rel` (relative, `/`-separated) and
-/// nothing else: anchored at the root with a leading `/` (a gitignore line
-/// without an inner `/` matches at any depth: `README.md` would exclude
-/// every README) and its glob characters `?`, `*`, `[`, `]`, `{`, `}` each
-/// in a class of its own (`old[1.py` → `/old[[]1.py`: as a glob, an
-/// unclosed class). A leading `!` or `#` is literal after the `/`.
-pub fn literal_glob(rel: &str) -> String {
-    let mut glob = String::with_capacity(rel.len() + 1);
-    glob.push('/');
-    for c in rel.chars() {
-        if matches!(c, '?' | '*' | '[' | ']' | '{' | '}') {
-            glob.extend(['[', c, ']']);
-        } else {
-            glob.push(c);
-        }
-    }
-    glob
+/// nothing else, or `None` for a path with a `\` (a user glob's `\` is a
+/// Windows separator, see [`gitignore_line`]): anchored at the root with a
+/// leading `/` (a gitignore line without an inner `/` matches at any depth:
+/// `README.md` would exclude every README) and its glob characters escaped
+/// by `globset::escape` (`old[1.py` → `/old[[]1.py`: as a glob, an unclosed
+/// class). A leading `!` or `#` is literal after the `/`.
+pub fn literal_glob(rel: &str) -> Option<String> {
+    (!rel.contains('\\')).then(|| format!("/{}", globset::escape(rel)))
 }
 
 /// A user glob as a gitignore line: `\` becomes `/`, a leading `./` goes

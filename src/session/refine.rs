@@ -170,7 +170,9 @@ impl Session {
         for p in &self.candidates {
             let Some(k) = self.files.get(p) else { continue };
             let wanted = self.query.focus_areas.contains(p);
-            let glob = crate::walk::literal_glob(p);
+            let Some(glob) = crate::walk::literal_glob(p) else {
+                continue;
+            };
             if k.relevance < CONFIDENTLY_LOW
                 && !wanted
                 && excluded.len() < 10
