@@ -99,10 +99,10 @@ pub const MAX_TASK_TEXT: usize = 64 * 1024;
 /// Bytes of the longest term: a longer word of the task (a run of one
 /// letter, a hyphen chain joined as one name) is no term, and its parts
 /// still count. No name in code is this long (a C++ mangled name in a
-/// crash log comes closest), and the terms' Aho-Corasick DFA takes time
-/// quadratic in a pattern's length when it repeats one letter: a
-/// 16,000-letter run took 3.75 s to build, 100,000 letters 142 s, before
-/// any deadline check (newcomer probe, 2026-12-06).
+/// crash log comes closest). Such a word hung the call (a 16,000-letter run
+/// 3.75 s, 100,000 letters 142 s, before any deadline check: newcomer
+/// probe, 2026-12-06) in the terms' Aho-Corasick DFA, which now searches a
+/// term this long with an NFA instead (`termset::TermSet::new`).
 const MAX_TERM_BYTES: usize = 128;
 
 /// Extensions other than source code's that make a token a file path even

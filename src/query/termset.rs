@@ -32,6 +32,10 @@ thread_local! {
     static FOLDED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// Bytes of the longest term a [`TermSet`] searches with a DFA (see
+/// [`TermSet::new`]).
+const LONGEST_DFA_TERM: usize = 128;
+
 impl TermSet {
     /// `terms[i]` is counted in slot `i`. Terms must be distinct index terms
     /// (identifiers or their parts; [`term_hash`] ignores case).
@@ -53,10 +57,20 @@ impl TermSet {
         // patterns (a holder search looks for 50-150 names) the search runs
         // in the automaton, and a DFA's is the fastest (sympy's 144-name
         // holder scan of 1,931 files 53 -> 33 ms; 236 KB for 150 names of
-        // 18 bytes).
+        // 18 bytes). Not for a term longer than any name in code: building
+        // the DFA of a run of one letter takes time quadratic in its length
+        // (16,000 letters 3.75 s, 100,000 letters 142 s, newcomer probe of
+        // 2026-12-06), where the contiguous NFA's build is linear. Task
+        // words are capped before this (`query::MAX_TERM_BYTES`), but the
+        // names a holder search looks for come from the files.
+        let kind = if folded.iter().any(|t| t.len() > LONGEST_DFA_TERM) {
+            aho_corasick::AhoCorasickKind::ContiguousNFA
+        } else {
+            aho_corasick::AhoCorasickKind::DFA
+        };
         let automaton = aho_corasick::AhoCorasick::builder()
             .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .kind(Some(kind))
             .build(&folded)
             .ok();
         TermSet {
@@ -197,5 +211,14 @@ mod tests {
         assert_eq!(TermSet::new(&terms).count("foo\x7fbar"), [0, 1]);
         let terms = [(term_hash("foo1"), "foo1"), (term_hash("foo"), "foo")];
         assert_eq!(TermSet::new(&terms).count("foo\x11"), [0, 1]);
+    }
+
+    #[test]
+    fn a_term_of_one_repeated_letter_is_counted() {
+        // A name from a hostile file: searched by the NFA, not the DFA.
+        let long = "x".repeat(20_000);
+        let terms = [(term_hash(&long), long.as_str()), (term_hash("foo"), "foo")];
+        let text = format!("foo {long} {long}x foo");
+        assert_eq!(TermSet::new(&terms).count(&text), [1, 2]);
     }
 }
