@@ -654,15 +654,60 @@ fn most_informative(counts: Counts, alternative: &HashMap<String, bool>) -> Vec<
     terms
 }
 
-/// File paths and dotted module names written in the text.
+/// An identifier of most languages: ASCII letters, digits and `_`, not
+/// starting with a digit.
+fn is_identifier(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !s.as_bytes()[0].is_ascii_digit()
+}
+
+/// Leading segments of a `::` path that name no directory: Rust's
+/// `crate::`, `self::`, `super::` (the rest is relative to the crate).
+const PATH_KEYWORDS: [&str; 3] = ["crate", "self", "super"];
+
+/// File paths and modules written in the text. A module is a name path of
+/// two or more identifiers in its language's syntax, kept with `/` between
+/// the parts: dotted (`sympy.core.expr`, Java's `com.example.Foo`,
+/// Elixir's `Phoenix.VerifiedRoutes`), `::` (Ruby's
+/// `RuboCop::Cop::Style::RedundantSelf`, Rust's `tokio::sync::mpsc`, C++'s
+/// `simdjson::dom::parser`) or `\` (PHP's `Illuminate\Support\Str`).
+/// `score::explicit` matches a module to a file path case-blind and without
+/// `_`/`-`, as these languages name a file after its module.
 fn structural_references(text: &str) -> (Vec<String>, Vec<String>) {
     let mut paths = Vec::new();
     let mut modules = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
+    let mut add_module = |segs: &[&str], seen: &mut HashSet<String>| {
+        if segs.len() >= 2 && segs.iter().all(|s| is_identifier(s)) {
+            let m = segs.join("/");
+            if seen.insert(format!("m{m}")) {
+                modules.push(m);
+            }
+        }
+    };
+    let is_name_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':';
+    for chain in text.split(|c: char| !is_name_char(c)) {
+        if !chain.contains("::") {
+            continue;
+        }
+        let segs: Vec<&str> = chain.split("::").filter(|s| !s.is_empty()).collect();
+        let start = segs
+            .iter()
+            .take_while(|s| PATH_KEYWORDS.contains(s))
+            .count();
+        add_module(&segs[start..], &mut seen);
+    }
     let is_path_char = |c: char| c.is_ascii_alphanumeric() || "_-./\\".contains(c);
     for raw in text.split(|c: char| !is_path_char(c)) {
         let token = raw.trim_matches(|c: char| c == '.' || c == '-');
         if token.len() < 3 {
+            continue;
+        }
+        // A PHP namespace: `\`-separated identifiers, no extension, no `/`.
+        if token.contains('\\') && !token.contains(['/', '.']) {
+            let segs: Vec<&str> = token.split('\\').filter(|s| !s.is_empty()).collect();
+            add_module(&segs, &mut seen);
             continue;
         }
         let token = token.replace('\\', "/");
@@ -688,17 +733,7 @@ fn structural_references(text: &str) -> (Vec<String>, Vec<String>) {
         // that names nothing (`setup/py`) costs nothing.
         if !token.contains('/') && dots >= 1 {
             let segs: Vec<&str> = token.split('.').collect();
-            let is_ident = |s: &str| {
-                !s.is_empty()
-                    && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-                    && !s.as_bytes()[0].is_ascii_digit()
-            };
-            if segs.len() >= 2 && segs.iter().all(|s| is_ident(s)) {
-                let m = segs.join("/");
-                if seen.insert(format!("m{m}")) {
-                    modules.push(m);
-                }
-            }
+            add_module(&segs, &mut seen);
         }
     }
     (paths, modules)
@@ -1062,6 +1097,39 @@ mod tests {
             q.modules.contains(&"sympy/core/expr".to_string()),
             "{:?}",
             q.modules
+        );
+    }
+
+    #[test]
+    fn module_paths_in_ruby_rust_cpp_and_php_syntax_are_modules() {
+        let q = TaskQuery::new(
+            "RuboCop::Cop::Style::RedundantSelf flags `self.x`; see crate::runtime::task::Id, \
+             simdjson::dom::parser, \\Illuminate\\Support\\Str::slug() and std::vec. \
+             Windows path C:\\Users\\me\\app.py and a::b",
+            &[],
+        );
+        for m in [
+            "RuboCop/Cop/Style/RedundantSelf",
+            "runtime/task/Id",
+            "simdjson/dom/parser",
+            "Illuminate/Support/Str",
+            "std/vec",
+            "a/b",
+        ] {
+            assert!(q.modules.contains(&m.to_string()), "{m}: {:?}", q.modules);
+        }
+        // No `crate` segment, no module from a path with an extension.
+        assert!(
+            q.modules
+                .iter()
+                .all(|m| !m.starts_with("crate") && !m.contains("Users")),
+            "{:?}",
+            q.modules
+        );
+        assert!(
+            q.paths.iter().any(|p| p.ends_with("me/app.py")),
+            "{:?}",
+            q.paths
         );
     }
 

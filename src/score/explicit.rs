@@ -167,7 +167,11 @@ fn ends_with_path(rel: &str, p: &str) -> bool {
 }
 
 /// `pkg/mod` names `pkg/mod.py`, `pkg/mod/__init__.py`, `pkg/mod.rs`, `pkg/mod/mod.rs`;
-/// and `pkg/mod/Name` (an attribute) names `pkg/mod.py`.
+/// and `pkg/mod/Name` (an attribute) names `pkg/mod.py`. Letter case, `_`
+/// and `-` are not compared: a module is named in its language's case and
+/// its file in the file system's (`Phoenix.VerifiedRoutes` is
+/// `lib/phoenix/verified_routes.ex`, `RuboCop::Cop::Style::RedundantSelf`
+/// `lib/rubocop/cop/style/redundant_self.rb`).
 fn is_module_file(rel: &str, m: &str) -> bool {
     let Some((stem, _ext)) = rel.rsplit_once('.') else {
         return false;
@@ -178,8 +182,22 @@ fn is_module_file(rel: &str, m: &str) -> bool {
         .unwrap_or(stem);
     let parent = m.rsplit_once('/').map(|(p, _)| p);
     // At least two segments must match so `self.assertEqual` does not name `self.py`.
-    let matches = |target: &str| target.contains('/') && ends_with_path(stem, target);
+    let matches = |target: &str| target.contains('/') && ends_with_module(stem, target);
     matches(m) || parent.is_some_and(matches)
+}
+
+/// Whether the path `stem` ends with the module path `m` at a `/`, compared
+/// without letter case, `_` and `-`.
+fn ends_with_module(stem: &str, m: &str) -> bool {
+    let key = |b: &u8| (*b != b'_' && *b != b'-').then(|| b.to_ascii_lowercase());
+    let mut s = stem.as_bytes().iter().rev().filter_map(key);
+    let whole = m
+        .as_bytes()
+        .iter()
+        .rev()
+        .filter_map(key)
+        .all(|b| s.next() == Some(b));
+    whole && matches!(s.next(), None | Some(b'/'))
 }
 
 /// The explicit pass: see `explicit_pass`.
@@ -207,6 +225,39 @@ mod tests {
         assert!(is_module_file("pkg/sub/__init__.py", "pkg/sub"));
         assert!(!is_module_file("self.py", "self/assertEqual"));
         assert!(!is_module_file("a/expr.py", "b/expr"));
+    }
+
+    #[test]
+    fn a_module_names_its_file_in_the_file_systems_case_and_spelling() {
+        let cases = [
+            (
+                "lib/phoenix/verified_routes.ex",
+                "Phoenix/VerifiedRoutes/sigil_p",
+            ),
+            (
+                "lib/rubocop/cop/style/redundant_self.rb",
+                "RuboCop/Cop/Style/RedundantSelf",
+            ),
+            ("src/Illuminate/Support/Str.php", "Illuminate/Support/Str"),
+            ("include/simdjson/dom/parser.h", "simdjson/dom/parser"),
+        ];
+        for (rel, m) in cases {
+            assert!(is_module_file(rel, m), "{m} names {rel}");
+        }
+        // Still whole segments: `live_view/diff` is not `view/diff`, and
+        // the spelling rule does not join segments.
+        assert!(!is_module_file(
+            "lib/phoenix_live_view/diff.ex",
+            "View/Diff"
+        ));
+        assert!(!is_module_file(
+            "lib/phoenix/live/view.ex",
+            "PhoenixLive/View"
+        ));
+        assert!(!is_module_file(
+            "lib/phoenix/live_view.ex",
+            "Phoenix/Live/View"
+        ));
     }
 
     fn scored_for(task: &str, rels: &[&str]) -> Vec<Scored> {
