@@ -421,9 +421,10 @@ impl Engine {
     /// engine's deadline and `opts.cancel` (`opts.weights` and
     /// `opts.progress` are not read: a session scores with the defaults).
     ///
-    /// Errors: an unknown or expired session, a task, root or setting other
-    /// than the session's, a session that has run its `max_cycles` cycles, the
-    /// settings and globs [`LoopConfig::new`] refuses.
+    /// Errors: neither a task nor a session id, an unknown or expired
+    /// session, a task, root or setting other than the session's, a session
+    /// that has run its `max_cycles` cycles, the settings and globs
+    /// [`LoopConfig::new`] refuses.
     pub fn dispatch(
         &self,
         req: impl Into<DispatchRequest>,
@@ -437,6 +438,11 @@ impl Engine {
         let start = Instant::now();
         let limits = Limits::new(Some(self.deadline_ms(None)?), opts.cancel.cloned());
         let Some(id) = &session_id else {
+            // Neither half of the tool's either-or was given: "task is empty"
+            // did not say that a session_id would have done.
+            if p.task.trim().is_empty() {
+                return Err(Error::DispatchWithoutTask);
+            }
             // A new session takes the filters as its initial query.
             let cfg = self.config(&p)?;
             let session = self.sessions.create(cfg);

@@ -14,6 +14,12 @@ pub enum Error {
     )]
     EmptyTask,
 
+    /// `dispatch` with neither a task nor a session to continue.
+    #[error(
+        "dispatch needs either `task` (to start a new session) or `session_id` (to continue one): pass a non-empty natural-language task, e.g. \"fix the token expiry bug\", or the session_id an earlier dispatch returned"
+    )]
+    DispatchWithoutTask,
+
     /// The task and its keywords hold no word the search can use.
     #[error("task {:?}{} has no searchable words (terms are runs of ASCII letters, digits and `_`; stopwords and single letters are dropped): name the code or behaviour, e.g. \"session cookie SameSite\", or pass search terms as `keywords` (--keyword)", clip(.task), if *.keywords > 0 { format!(" with its {} keyword(s)", .keywords) } else { String::new() })]
     NoSearchableWords {

@@ -132,6 +132,22 @@ async fn step_wise_loop_dispatch_evaluate_refine() {
 }
 
 #[tokio::test]
+async fn dispatch_without_task_or_session_id_names_both() {
+    // It said only "task is empty", as if a task were the only way.
+    let c = client(Some(fixture())).await;
+    for args in [json!({}), json!({"task": "  "})] {
+        let msg = err(&c, "dispatch", args.clone()).await;
+        assert!(
+            msg.starts_with(
+                "dispatch needs either `task` (to start a new session) or `session_id` (to continue one)"
+            ),
+            "{args}: {msg}"
+        );
+    }
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn bad_input_is_an_error_result_that_says_how_to_fix_it() {
     let c = client(None).await;
     let root = fixture();
@@ -186,7 +202,11 @@ async fn bad_input_is_an_error_result_that_says_how_to_fix_it() {
             json!({"session_id": "nope"}),
             "unknown session \"nope\"",
         ),
-        ("dispatch", json!({"root": root}), "task is empty"),
+        (
+            "dispatch",
+            json!({"root": root}),
+            "dispatch needs either `task`",
+        ),
         ("evaluate", json!({"session_id": "nope"}), "unknown session"),
         ("refine", json!({"session_id": "nope"}), "unknown session"),
         // The list of valid fields holds the tool's own `content` too.
