@@ -529,7 +529,8 @@ impl Engine {
     /// not read).
     ///
     /// Errors: an unknown session, nothing dispatched yet, a judgment with a
-    /// relevance outside [0, 1] or a path that is not one of the session's files.
+    /// relevance outside [0, 1] or a path that is not one of the session's
+    /// files, two judgments of one file.
     pub fn evaluate(
         &self,
         req: impl Into<EvaluateRequest>,
@@ -542,6 +543,7 @@ impl Engine {
             .iter()
             .map(Judgment::validate)
             .collect::<Result<Vec<_>>>()?;
+        crate::request::one_judgment_per_file(&judgments)?;
         let _busy = Busy::new(&self.busy);
         let session = self.sessions.get(&p.session_id)?;
         let mut s = session.lock().expect("session poisoned");
