@@ -160,12 +160,13 @@ impl Engine {
         let started = Instant::now();
         let stop = || cancel.is_cancelled();
         let mut done = Prefetched::default();
-        let (entries, _) = walk_with(
+        let entries = walk_with(
             &root,
             self.roots.walk_options(),
             &DependencyDirs::default(),
             &stop,
-        );
+        )
+        .files;
         done.files = entries.len();
         let mut left = PREFETCH_READ_BYTES;
         let entries: Vec<Entry> = entries
@@ -449,7 +450,14 @@ impl Engine {
             let mut s = session.lock().expect("session poisoned");
             self.equip(&mut s, opts.history);
             s.limits = limits;
-            let mut out = s.dispatch(&self.corpus, &[], &[], &[])?;
+            let mut out = match s.dispatch(&self.corpus, &[], &[], &[]) {
+                Ok(out) => out,
+                Err(e) => {
+                    // Its id was never handed out: it would only take a place.
+                    self.sessions.remove(&s.id);
+                    return Err(e);
+                }
+            };
             out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
             return Ok(out);
         };

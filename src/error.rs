@@ -87,6 +87,17 @@ pub enum Error {
         reason: String,
     },
 
+    /// No file the walk found matches any include glob: nothing to search.
+    #[error("no file under the root {:?} matches the include glob{} {} (`patterns`, --include): nothing was searched ({walked} files walked). To fix it, check each glob's path: it is relative to the root (e.g. \"src/**/*.py\" for the .py files under {:?}), or leave the globs out to search every file", clip_path(.root), if .globs.len() == 1 { "" } else { "s" }, quoted(.globs), clip_path(&.root.join("src")))]
+    NothingIncluded {
+        /// The include globs, as given.
+        globs: Vec<String>,
+        /// The root searched.
+        root: PathBuf,
+        /// How many files the walk found (none of them included).
+        walked: usize,
+    },
+
     /// A numeric setting lies outside its bound.
     #[error("`{field}` = {value} is out of range: it must be between {min} and {max}")]
     OutOfRange {
@@ -209,6 +220,15 @@ pub fn clip(s: &str) -> String {
 
 fn clip_path(p: &std::path::Path) -> String {
     clip(&p.to_string_lossy())
+}
+
+/// Globs as a list of quoted, clipped strings: `"a/**", "b"`.
+fn quoted(globs: &[String]) -> String {
+    globs
+        .iter()
+        .map(|g| format!("{:?}", clip(g)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The step to call before `action`: evaluate builds on a dispatch, refine on an evaluation.

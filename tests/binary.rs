@@ -175,6 +175,18 @@ fn cli_errors_go_to_stderr_with_a_nonzero_exit() {
             &["retrieve", "x", "--max-cycles", "99", "--root", "."],
             "'--max-cycles <MAX_CYCLES>': 99 is not in 1..=10",
         ),
+        // It answered "0 files" with no word of the glob.
+        (
+            &[
+                "retrieve",
+                "token expiry",
+                "--include",
+                "nosuch/**",
+                "--root",
+                ".",
+            ],
+            "matches the include glob \"nosuch/**\" (`patterns`, --include): nothing was searched",
+        ),
     ];
     for (args, expected) in cases {
         let out = Command::new(BIN).args(*args).output().unwrap();

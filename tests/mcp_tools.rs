@@ -218,6 +218,11 @@ async fn bad_input_is_an_error_result_that_says_how_to_fix_it() {
         ),
         (
             "retrieve",
+            json!({"task": "token expiry", "root": root, "patterns": ["nosuch/**"]}),
+            "matches the include glob \"nosuch/**\" (`patterns`, --include): nothing was searched",
+        ),
+        (
+            "retrieve",
             json!({"task": "x", "root": root, "max_cycles": 0}),
             "`max_cycles` = 0 is out of range",
         ),
