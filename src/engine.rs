@@ -160,12 +160,13 @@ impl Engine {
         let started = Instant::now();
         let stop = || cancel.is_cancelled();
         let mut done = Prefetched::default();
-        let (entries, _) = walk_with(
+        let entries = walk_with(
             &root,
             self.roots.walk_options(),
             &DependencyDirs::default(),
             &stop,
-        );
+        )
+        .files;
         done.files = entries.len();
         let mut left = PREFETCH_READ_BYTES;
         let entries: Vec<Entry> = entries
@@ -421,9 +422,10 @@ impl Engine {
     /// engine's deadline and `opts.cancel` (`opts.weights` and
     /// `opts.progress` are not read: a session scores with the defaults).
     ///
-    /// Errors: an unknown or expired session, a task, root or setting other
-    /// than the session's, a session that has run its `max_cycles` cycles, the
-    /// settings and globs [`LoopConfig::new`] refuses.
+    /// Errors: neither a task nor a session id, an unknown or expired
+    /// session, a task, root or setting other than the session's, a session
+    /// that has run its `max_cycles` cycles, the settings and globs
+    /// [`LoopConfig::new`] refuses.
     pub fn dispatch(
         &self,
         req: impl Into<DispatchRequest>,
@@ -437,13 +439,25 @@ impl Engine {
         let start = Instant::now();
         let limits = Limits::new(Some(self.deadline_ms(None)?), opts.cancel.cloned());
         let Some(id) = &session_id else {
+            // Neither half of the tool's either-or was given: "task is empty"
+            // did not say that a session_id would have done.
+            if p.task.trim().is_empty() {
+                return Err(Error::DispatchWithoutTask);
+            }
             // A new session takes the filters as its initial query.
             let cfg = self.config(&p)?;
             let session = self.sessions.create(cfg);
             let mut s = session.lock().expect("session poisoned");
             self.equip(&mut s, opts.history);
             s.limits = limits;
-            let mut out = s.dispatch(&self.corpus, &[], &[], &[])?;
+            let mut out = match s.dispatch(&self.corpus, &[], &[], &[]) {
+                Ok(out) => out,
+                Err(e) => {
+                    // Its id was never handed out: it would only take a place.
+                    self.sessions.remove(&s.id);
+                    return Err(e);
+                }
+            };
             out.stats.elapsed_ms = start.elapsed().as_millis() as u64;
             return Ok(out);
         };
@@ -523,7 +537,8 @@ impl Engine {
     /// not read).
     ///
     /// Errors: an unknown session, nothing dispatched yet, a judgment with a
-    /// relevance outside [0, 1] or a path that is not one of the session's files.
+    /// relevance outside [0, 1] or a path that is not one of the session's
+    /// files, two judgments of one file.
     pub fn evaluate(
         &self,
         req: impl Into<EvaluateRequest>,
@@ -536,6 +551,7 @@ impl Engine {
             .iter()
             .map(Judgment::validate)
             .collect::<Result<Vec<_>>>()?;
+        crate::request::one_judgment_per_file(&judgments)?;
         let _busy = Busy::new(&self.busy);
         let session = self.sessions.get(&p.session_id)?;
         let mut s = session.lock().expect("session poisoned");

@@ -14,6 +14,12 @@ pub enum Error {
     )]
     EmptyTask,
 
+    /// `dispatch` with neither a task nor a session to continue.
+    #[error(
+        "dispatch needs either `task` (to start a new session) or `session_id` (to continue one): pass a non-empty natural-language task, e.g. \"fix the token expiry bug\", or the session_id an earlier dispatch returned"
+    )]
+    DispatchWithoutTask,
+
     /// The task and its keywords hold no word the search can use.
     #[error("task {:?}{} has no searchable words (terms are runs of ASCII letters, digits and `_`; stopwords and single letters are dropped): name the code or behaviour, e.g. \"session cookie SameSite\", or pass search terms as `keywords` (--keyword)", clip(.task), if *.keywords > 0 { format!(" with its {} keyword(s)", .keywords) } else { String::new() })]
     NoSearchableWords {
@@ -79,6 +85,17 @@ pub enum Error {
         glob: String,
         /// Why it is refused (its syntax error, or a `..` component).
         reason: String,
+    },
+
+    /// No file the walk found matches any include glob: nothing to search.
+    #[error("no file under the root {:?} matches the include glob{} {} (`patterns`, --include): nothing was searched ({walked} files walked). To fix it, check each glob's path: it is relative to the root (e.g. \"src/**/*.py\" for the .py files under {:?}), or leave the globs out to search every file", clip_path(.root), if .globs.len() == 1 { "" } else { "s" }, quoted(.globs), clip_path(&.root.join("src")))]
+    NothingIncluded {
+        /// The include globs, as given.
+        globs: Vec<String>,
+        /// The root searched.
+        root: PathBuf,
+        /// How many files the walk found (none of them included).
+        walked: usize,
     },
 
     /// A numeric setting lies outside its bound.
@@ -203,6 +220,15 @@ pub fn clip(s: &str) -> String {
 
 fn clip_path(p: &std::path::Path) -> String {
     clip(&p.to_string_lossy())
+}
+
+/// Globs as a list of quoted, clipped strings: `"a/**", "b"`.
+fn quoted(globs: &[String]) -> String {
+    globs
+        .iter()
+        .map(|g| format!("{:?}", clip(g)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The step to call before `action`: evaluate builds on a dispatch, refine on an evaluation.

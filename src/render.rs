@@ -4,7 +4,7 @@
 //! format lands here (the structured shape is `crate::types`).
 
 use crate::types::{
-    DispatchOutput, EvaluateOutput, File, Gap, RefineOutput, RetrieveOutput, Snippet,
+    DispatchOutput, EvaluateOutput, File, Gap, RefineOutput, RetrieveOutput, Snippet, Stats,
 };
 use std::borrow::Cow;
 
@@ -164,12 +164,48 @@ pub fn skipped_line(out: &RetrieveOutput) -> Option<String> {
         ),
         (k.not_read, "not read (stopped early)"),
         (k.links_not_followed, "links not followed"),
+        (k.name_not_utf8, "with names not UTF-8"),
     ]
     .iter()
     .filter(|(n, _)| *n > 0)
     .map(|(n, what)| format!("{n} {what}"))
     .collect();
     (!parts.is_empty()).then(|| format!("skipped: {}", parts.join(", ")))
+}
+
+/// Most skipped files a text rendering names (the rest are counted).
+const SKIPPED_FILES_SHOWN: usize = 10;
+
+/// The lines that say what the call did not search although asked to: the
+/// include globs that matched no file, and the files it found but could not
+/// search (by path, with why). Each line ends in `\n`; empty when neither.
+pub(crate) fn unsearched_lines(stats: &Stats) -> String {
+    let mut s = String::new();
+    if !stats.unmatched_patterns.is_empty() {
+        let globs: Vec<String> = stats
+            .unmatched_patterns
+            .iter()
+            .map(|g| format!("{:?}", one_line(g)))
+            .collect();
+        s.push_str(&format!(
+            "include globs that matched no file (each is relative to the root: check its path): {}\n",
+            globs.join(", ")
+        ));
+    }
+    if !stats.skipped_files.is_empty() {
+        let mut shown: Vec<String> = stats
+            .skipped_files
+            .iter()
+            .take(SKIPPED_FILES_SHOWN)
+            .map(|f| format!("{} ({})", one_line(&f.path), f.reason))
+            .collect();
+        let more = stats.skipped.name_not_utf8.max(stats.skipped_files.len()) - shown.len();
+        if more > 0 {
+            shown.push(format!("{more} more"));
+        }
+        s.push_str(&format!("not searched: {}\n", shown.join(", ")));
+    }
+    s
 }
 
 /// Compact text for models that read only text content.
@@ -191,6 +227,7 @@ pub fn render_text(out: &RetrieveOutput) -> String {
         s.push_str(&line);
         s.push('\n');
     }
+    s.push_str(&unsearched_lines(&out.stats));
     for (i, f) in out.files.iter().enumerate() {
         s.push_str(&file_line(i + 1, f));
         s.push_str(&snippets_block(&f.path, &f.snippets));
@@ -238,6 +275,10 @@ pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
     }
     if let Some(line) = skipped_line(out) {
         s.push_str(&format!("{line}\n\n"));
+    }
+    let unsearched = unsearched_lines(&out.stats);
+    if !unsearched.is_empty() {
+        s.push_str(&unsearched.replace('\n', "\n\n"));
     }
     s.push_str("| # | file | tier | relevance | why |\n|---|---|---|---|---|\n");
     for (i, f) in out.files.iter().enumerate() {
@@ -323,6 +364,7 @@ impl Render for DispatchOutput {
             out.candidates.len(),
             out.stats.files_walked
         );
+        text.push_str(&unsearched_lines(&out.stats));
         for c in &out.candidates {
             text.push_str(&format!(
                 "- {} {} {}\n",

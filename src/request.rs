@@ -2,7 +2,7 @@
 //! the core. The MCP tools' parameters ([`crate::tools`]) and the CLI convert
 //! into these, so the dependency points from the edges inward.
 
-use crate::error::{Error, Result};
+use crate::error::{clip, Error, Result};
 use crate::history::HistorySource;
 use crate::score::Weights;
 use tokio_util::sync::CancellationToken;
@@ -105,6 +105,31 @@ impl Judgment {
                 .filter(|m| !m.trim().is_empty()),
         })
     }
+}
+
+/// Checks that no file is judged twice in one call (after the paths are
+/// normalised: `auth/x.py` and `./auth/x.py` are one file). Two judgments of
+/// one file (relevance 0.9 and 0.1) were taken silently, the last winning.
+/// Errors: [`Error::InvalidJudgment`] naming the second judgment's path.
+pub(crate) fn one_judgment_per_file(judgments: &[ValidJudgment]) -> Result<()> {
+    let mut seen: std::collections::HashMap<&str, &ValidJudgment> = Default::default();
+    for j in judgments {
+        if let Some(first) = seen.insert(&j.path, j) {
+            let as_given = if first.given == j.given {
+                String::new()
+            } else {
+                format!(" (as {:?} and {:?})", clip(&first.given), clip(&j.given))
+            };
+            return Err(Error::InvalidJudgment {
+                path: j.given.clone(),
+                reason: format!(
+                    "the file is judged twice in this call{as_given}, with relevance {} and {}: give each file one judgment",
+                    first.relevance, j.relevance
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// One `refine` call: what the agent wants added to the next query.

@@ -199,6 +199,15 @@ pub struct Skipped {
     pub not_read: usize,
     /// Symbolic links not followed: their target is outside the root or cannot be resolved (dangling). Nothing outside the root is read.
     pub links_not_followed: usize,
+    /// Files whose name, or a directory's above them, is not UTF-8: listed in `stats.skipped_files`, not read. Absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub name_not_utf8: usize,
+}
+
+/// Whether a count is zero (a count added after the others is left out of
+/// answers that have none, so they read as before).
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Why an answer is partial: the call stopped before the loop finished.
@@ -227,8 +236,29 @@ pub struct Stats {
     /// the densest lines. Sorted by path; absent when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_parsed: Vec<NotParsed>,
+    /// Files the walk found (past the hidden and ignore rules, and the
+    /// query's globs) but did not search, each with why; sorted by path, at
+    /// most 100 (`skipped.name_not_utf8` counts them all); absent when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped_files: Vec<SkippedFile>,
+    /// Include globs (`patterns`, --include) that matched no file the walk
+    /// found, as given: check each one's path, which is relative to the
+    /// root. Absent when every include glob matched a file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unmatched_patterns: Vec<String>,
     /// Wall time of the call in milliseconds.
     pub elapsed_ms: u64,
+}
+
+/// A file the walk found and the call did not search (see `Stats::skipped_files`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SkippedFile {
+    /// Path relative to the root, `/`-separated; a byte of a name that is
+    /// not UTF-8 is written `\xNN`.
+    pub path: String,
+    /// Why: `file name is not UTF-8` or `directory name is not UTF-8` (the
+    /// file cannot be named in an answer or a glob; rename it to search it).
+    pub reason: String,
 }
 
 /// A source file ranked without its syntax tree (see `Stats::not_parsed`).

@@ -29,6 +29,7 @@
 //! do; their text is never returned.)
 
 use crate::error::{Error, Result};
+use crate::types::SkippedFile;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -81,23 +82,39 @@ pub fn walk_counting(
     stop: &(dyn Fn() -> bool + Sync),
     deps: &DependencyDirs,
 ) -> (Vec<Entry>, usize) {
-    walk_with(root, WalkOptions::default(), deps, stop)
+    let walked = walk_with(root, WalkOptions::default(), deps, stop);
+    (walked.files, walked.links_not_followed)
 }
 
-/// The files the walk admits under `root` (sorted, each once, at their real
-/// path) and the symbolic links not followed, with [`WalkOptions`];
-/// entering the dependency directories `deps` re-opens, stopping early once
-/// `stop` returns true.
+/// What a walk found.
+#[derive(Debug, Default)]
+pub struct Walked {
+    /// The files admitted, sorted by path, each once, at its real path.
+    pub files: Vec<Entry>,
+    /// Symbolic links not followed: their target is outside the root,
+    /// cannot be resolved (dangling, a loop), or is hidden or ignored.
+    pub links_not_followed: usize,
+    /// Files the hidden and ignore rules admit whose path below the root is
+    /// not UTF-8, sorted: no answer, glob or judgment can name them, so they
+    /// are listed, not read (a lossy name could even name another file).
+    pub not_utf8: Vec<SkippedFile>,
+}
+
+/// The files the walk admits under `root` with [`WalkOptions`], entering
+/// the dependency directories `deps` re-opens, stopping early once `stop`
+/// returns true.
 pub fn walk_with(
     root: &Path,
     options: WalkOptions,
     deps: &DependencyDirs,
     stop: &(dyn Fn() -> bool + Sync),
-) -> (Vec<Entry>, usize) {
+) -> Walked {
     // The links met, by path: judged once the walk knows what it reached.
     let links: Mutex<Vec<PathBuf>> = Default::default();
     // The directories the walk entered, by path (files are in `out`).
     let dirs: Mutex<Vec<PathBuf>> = Default::default();
+    // Files whose path below the root is not UTF-8.
+    let not_utf8: Mutex<Vec<PathBuf>> = Default::default();
     let out = Mutex::new(Vec::new());
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
@@ -125,7 +142,7 @@ pub fn walk_with(
         )
         .build_parallel();
     walker.run(|| {
-        let (out, links, dirs) = (&out, &links, &dirs);
+        let (out, links, dirs, not_utf8) = (&out, &links, &dirs, &not_utf8);
         Box::new(move |res| {
             if stop() {
                 return ignore::WalkState::Quit;
@@ -141,8 +158,15 @@ pub fn walk_with(
                         .expect("walk dirs poisoned")
                         .push(dent.into_path()),
                     Some(t) if t.is_file() => {
-                        if let Some(found) = entry_of(root, dent.path()) {
-                            out.lock().expect("walk collector poisoned").push(found);
+                        if is_utf8_below(root, dent.path()) {
+                            if let Some(found) = entry_of(root, dent.path()) {
+                                out.lock().expect("walk collector poisoned").push(found);
+                            }
+                        } else {
+                            not_utf8
+                                .lock()
+                                .expect("walk names poisoned")
+                                .push(dent.into_path());
                         }
                     }
                     _ => {}
@@ -154,13 +178,61 @@ pub fn walk_with(
     let mut files = out.into_inner().expect("walk collector poisoned");
     files.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
     let links = links.into_inner().expect("walk links poisoned");
-    let refused = if links.is_empty() {
+    let not_utf8 = not_utf8.into_inner().expect("walk names poisoned");
+    let links_not_followed = if links.is_empty() {
         0
     } else {
-        let dirs = dirs.into_inner().expect("walk dirs poisoned");
+        let mut dirs = dirs.into_inner().expect("walk dirs poisoned");
+        // A link to a file listed as not UTF-8 reached it: an alias.
+        dirs.extend(not_utf8.iter().cloned());
         count_refused_links(root, &links, &files, &dirs)
     };
-    (files, refused)
+    let mut not_utf8: Vec<SkippedFile> = not_utf8
+        .iter()
+        .filter_map(|abs| {
+            let own = abs.file_name().is_some_and(|n| n.to_str().is_some());
+            Some(SkippedFile {
+                path: shown_path(abs.strip_prefix(root).ok()?),
+                reason: if own {
+                    "directory name is not UTF-8"
+                } else {
+                    "file name is not UTF-8"
+                }
+                .to_string(),
+            })
+        })
+        .collect();
+    not_utf8.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    Walked {
+        files,
+        links_not_followed,
+        not_utf8,
+    }
+}
+
+/// Whether the path of `path` below `root` is UTF-8 (a path not below it is
+/// left to [`entry_of`]).
+fn is_utf8_below(root: &Path, path: &Path) -> bool {
+    path.strip_prefix(root)
+        .map_or(true, |rel| rel.to_str().is_some())
+}
+
+/// A relative path that is not UTF-8, shown `/`-separated with each byte
+/// that is not UTF-8 as `\xNN` (`src/bad\xffname.py`).
+fn shown_path(rel: &Path) -> String {
+    rel.components()
+        .map(|c| {
+            let mut shown = String::new();
+            for chunk in c.as_os_str().as_encoded_bytes().utf8_chunks() {
+                shown.push_str(chunk.valid());
+                for b in chunk.invalid() {
+                    shown.push_str(&format!("\\x{b:02x}"));
+                }
+            }
+            shown
+        })
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// Whether a file name is hidden (starts with `.`), as `ignore` judges it on Unix.
@@ -349,6 +421,30 @@ impl Filter {
         };
         self.include.as_ref().is_none_or(matches) && !self.exclude.as_ref().is_some_and(matches)
     }
+}
+
+/// The include globs of `includes` that match none of `paths` (relative,
+/// `/`-separated), as given. Each glob is tried alone, with the meaning it
+/// has in [`Filter`]; `!` globs take back and match nothing themselves, so
+/// they are never listed. One pass over `paths`, over once every glob has
+/// matched a path.
+pub fn unmatched_includes<'a>(
+    includes: &[String],
+    paths: impl IntoIterator<Item = &'a str>,
+) -> Vec<String> {
+    let mut open: Vec<(&String, Gitignore)> = includes
+        .iter()
+        .filter(|g| !g.trim().is_empty() && !g.trim().starts_with('!'))
+        .filter_map(|g| Some((g, compile("patterns", std::slice::from_ref(g)).ok()??)))
+        .collect();
+    for rel in paths {
+        if open.is_empty() {
+            break;
+        }
+        let rel = Path::new(rel.trim_start_matches('/'));
+        open.retain(|(_, set)| !set.matched_path_or_any_parents(rel, false).is_ignore());
+    }
+    open.into_iter().map(|(g, _)| g.clone()).collect()
 }
 
 /// Normalise one user glob: Windows separators become `/`, a leading `./` or `/`
@@ -609,17 +705,18 @@ mod tests {
     fn a_whitelist_reopens_hidden_files_only_with_the_option() {
         let dir = tree(&["src/app.py", ".env", ".config/creds", ".other"]);
         std::fs::write(dir.path().join(".ignore"), "!.env\n!.config/\n").unwrap();
-        let (files, _) = walk_with(
+        let files = walk_with(
             dir.path(),
             WalkOptions::default(),
             &DependencyDirs::default(),
             &|| false,
-        );
+        )
+        .files;
         assert_eq!(rels(&files), ["src/app.py"]);
         let opened = WalkOptions {
             hidden_whitelisted: true,
         };
-        let (files, _) = walk_with(dir.path(), opened, &DependencyDirs::default(), &|| false);
+        let files = walk_with(dir.path(), opened, &DependencyDirs::default(), &|| false).files;
         assert_eq!(rels(&files), [".config/creds", ".env", "src/app.py"]);
     }
 
@@ -709,6 +806,59 @@ mod tests {
         assert!(f.is_match("pkg/setup.py"));
         let f = Filter::new(&[], &["#notes.txt".into()]).unwrap();
         assert!(!f.is_match("#notes.txt"), "a leading # is not a comment");
+    }
+
+    #[test]
+    fn include_globs_that_match_no_path_are_listed_as_given() {
+        let paths = ["src/auth/token.py", "docs/guide.md"];
+        let globs: Vec<String> = [
+            "src/**",
+            "nosuch/**",
+            "/token.py",
+            "*.md",
+            "!src/x",
+            "  ",
+            r"src\auth",
+        ]
+        .map(String::from)
+        .into();
+        assert_eq!(
+            unmatched_includes(&globs, paths),
+            ["nosuch/**", "/token.py"],
+            "a `!` glob or a blank one is never listed; `\\` is a separator"
+        );
+        assert_eq!(unmatched_includes(&globs, []).len(), 5);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_path_that_is_not_utf8_is_listed_not_walked() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tree(&["a.py"]);
+        let bytes = |rel: &[u8]| dir.path().join(std::ffi::OsStr::from_bytes(rel));
+        std::fs::write(bytes(b"b\xff.py"), "x").unwrap();
+        std::fs::create_dir(bytes(b"d\xe9")).unwrap();
+        std::fs::write(bytes(b"d\xe9/c.py"), "x").unwrap();
+        std::fs::write(bytes(b".\xff"), "x").unwrap();
+        let walked = walk_with(
+            dir.path(),
+            WalkOptions::default(),
+            &DependencyDirs::default(),
+            &|| false,
+        );
+        assert_eq!(rels(&walked.files), ["a.py"]);
+        let listed: Vec<(&str, &str)> = walked
+            .not_utf8
+            .iter()
+            .map(|f| (f.path.as_str(), f.reason.as_str()))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                (r"b\xff.py", "file name is not UTF-8"),
+                (r"d\xe9/c.py", "directory name is not UTF-8"),
+            ]
+        );
     }
 
     #[test]

@@ -175,6 +175,18 @@ fn cli_errors_go_to_stderr_with_a_nonzero_exit() {
             &["retrieve", "x", "--max-cycles", "99", "--root", "."],
             "'--max-cycles <MAX_CYCLES>': 99 is not in 1..=10",
         ),
+        // It answered "0 files" with no word of the glob.
+        (
+            &[
+                "retrieve",
+                "token expiry",
+                "--include",
+                "nosuch/**",
+                "--root",
+                ".",
+            ],
+            "matches the include glob \"nosuch/**\" (`patterns`, --include): nothing was searched",
+        ),
     ];
     for (args, expected) in cases {
         let out = Command::new(BIN).args(*args).output().unwrap();
@@ -364,6 +376,57 @@ fn serve_answers_every_bad_request_of_a_burst() {
     assert!(missing.is_empty(), "no reply to {missing:?}");
     assert_eq!(got[&2]["error"]["code"], -32600, "{}", got[&2]);
     assert!(got[&3]["result"].is_object(), "{}", got[&3]);
+}
+
+#[test]
+fn serve_answers_a_request_over_the_length_limit_nested_too_deep_or_sharing_its_line() {
+    // Each got no reply at all: the client waited out its timeout.
+    let long = format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"retrieve","arguments":{{"task":"{}"}}}}}}"#,
+        "a".repeat(17 << 20)
+    );
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"retrieve","arguments":{{"task":"x","a":{}{}}}}}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let got = raw_replies(
+        &[
+            long.as_bytes(),
+            deep.as_bytes(),
+            br#"{"jsonrpc":"2.0","id":4,"method":"ping"}{"jsonrpc":"2.0","id":5,"method":"ping"}"#,
+            br#"{"id":6,"method":"ping"}"#,
+            br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":"retrieve"}"#,
+            br#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#,
+        ],
+        &[2, 3, 4, 5, 6, 7, 8],
+    );
+    let message = |id: i64, code: i64| {
+        let r = got
+            .get(&id)
+            .unwrap_or_else(|| panic!("no reply to request {id}: {:?}", got.keys()));
+        assert_eq!(r["error"]["code"], code, "{r}");
+        r["error"]["message"].as_str().unwrap().to_string()
+    };
+    let m = message(2, -32600);
+    assert!(
+        m.contains("over the limit of 16 MiB") && m.contains("shorten it"),
+        "{m}"
+    );
+    let m = message(3, -32700);
+    assert!(
+        m.contains("203 levels deep, deeper than the 127 levels"),
+        "{m}"
+    );
+    for id in [4, 5] {
+        assert!(message(id, -32600).contains("each message must end with a newline"));
+    }
+    assert!(message(6, -32600).contains("`jsonrpc` is missing"));
+    assert!(message(7, -32600).contains("`params` must be an object"));
+    assert!(
+        got[&8]["result"].is_object(),
+        "the server goes on answering"
+    );
 }
 
 #[test]

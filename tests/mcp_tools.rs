@@ -132,6 +132,61 @@ async fn step_wise_loop_dispatch_evaluate_refine() {
 }
 
 #[tokio::test]
+async fn dispatch_without_task_or_session_id_names_both() {
+    // It said only "task is empty", as if a task were the only way.
+    let c = client(Some(fixture())).await;
+    for args in [json!({}), json!({"task": "  "})] {
+        let msg = err(&c, "dispatch", args.clone()).await;
+        assert!(
+            msg.starts_with(
+                "dispatch needs either `task` (to start a new session) or `session_id` (to continue one)"
+            ),
+            "{args}: {msg}"
+        );
+    }
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn evaluate_refuses_two_judgments_of_one_file() {
+    // 0.9 and 0.1 for one file were taken silently, the last winning.
+    let c = client(Some(fixture())).await;
+    let d = ok(&c, "dispatch", json!({"task": "token expiry check"})).await;
+    let sid = d["session_id"].as_str().unwrap();
+    let msg = err(
+        &c,
+        "evaluate",
+        json!({"session_id": sid, "judgments": [
+            {"path": "auth/token.py", "relevance": 0.9},
+            {"path": "auth/session.py", "relevance": 0.5},
+            {"path": "./auth/token.py", "relevance": 0.1},
+        ]}),
+    )
+    .await;
+    assert_eq!(
+        msg,
+        "invalid judgment for \"./auth/token.py\": the file is judged twice in this call \
+         (as \"auth/token.py\" and \"./auth/token.py\"), with relevance 0.9 and 0.1: \
+         give each file one judgment"
+    );
+    // Nothing was applied: the session evaluates as if the call had not been made.
+    let e = ok(
+        &c,
+        "evaluate",
+        json!({"session_id": sid, "judgments": [{"path": "auth/token.py", "relevance": 0.9}]}),
+    )
+    .await;
+    let token = e["evaluations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "auth/token.py")
+        .unwrap();
+    assert_eq!(token["relevance"], 0.9);
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn bad_input_is_an_error_result_that_says_how_to_fix_it() {
     let c = client(None).await;
     let root = fixture();
@@ -163,6 +218,11 @@ async fn bad_input_is_an_error_result_that_says_how_to_fix_it() {
         ),
         (
             "retrieve",
+            json!({"task": "token expiry", "root": root, "patterns": ["nosuch/**"]}),
+            "matches the include glob \"nosuch/**\" (`patterns`, --include): nothing was searched",
+        ),
+        (
+            "retrieve",
             json!({"task": "x", "root": root, "max_cycles": 0}),
             "`max_cycles` = 0 is out of range",
         ),
@@ -186,7 +246,11 @@ async fn bad_input_is_an_error_result_that_says_how_to_fix_it() {
             json!({"session_id": "nope"}),
             "unknown session \"nope\"",
         ),
-        ("dispatch", json!({"root": root}), "task is empty"),
+        (
+            "dispatch",
+            json!({"root": root}),
+            "dispatch needs either `task`",
+        ),
         ("evaluate", json!({"session_id": "nope"}), "unknown session"),
         ("refine", json!({"session_id": "nope"}), "unknown session"),
         // The list of valid fields holds the tool's own `content` too.

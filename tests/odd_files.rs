@@ -621,3 +621,120 @@ fn a_low_file_named_like_a_glob_is_excluded_by_its_literal_path() {
         "{excluded:?}"
     );
 }
+
+/// A non-UTF-8 byte in a name (Linux allows any byte but `/` and NUL).
+#[cfg(target_os = "linux")]
+fn bytes_path(root: &Path, rel: &[u8]) -> std::path::PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    root.join(std::ffi::OsStr::from_bytes(rel))
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn files_whose_names_are_not_utf8_are_listed_as_skipped_never_hidden_or_ignored_ones() {
+    // They were counted as `unreadable` (their lossy name named no file)
+    // and named nowhere.
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "src/ok.py", format!("def {IDENT}():\n    pass\n"));
+    std::fs::write(bytes_path(root, b"src/bad\xffname.py"), IDENT).unwrap();
+    std::fs::create_dir(bytes_path(root, b"d\xfeir")).unwrap();
+    std::fs::write(bytes_path(root, b"d\xfeir/x.py"), IDENT).unwrap();
+    // Hidden, ignored, and outside the root behind a link: never listed.
+    std::fs::write(bytes_path(root, b".h\xffidden.py"), IDENT).unwrap();
+    write(root, ".ignore", "gen/\n");
+    std::fs::create_dir(root.join("gen")).unwrap();
+    std::fs::write(bytes_path(root, b"gen/g\xff.py"), IDENT).unwrap();
+    std::fs::write(bytes_path(outside.path(), b"o\xff.py"), IDENT).unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.join("out")).unwrap();
+
+    let out = retrieve(&Engine::new(EngineOptions::default()), root, IDENT);
+    assert_eq!(paths(&out), ["src/ok.py"]);
+    let skipped: Vec<(&str, &str)> = out
+        .stats
+        .skipped_files
+        .iter()
+        .map(|f| (f.path.as_str(), f.reason.as_str()))
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            (r"d\xfeir/x.py", "directory name is not UTF-8"),
+            (r"src/bad\xffname.py", "file name is not UTF-8"),
+        ]
+    );
+    assert_eq!(out.stats.skipped.name_not_utf8, 2);
+    assert_eq!(out.stats.skipped.unreadable, 0);
+    let text = ctxloop::render::render_text(&out);
+    assert!(
+        text.contains(r"not searched: d\xfeir/x.py (directory name is not UTF-8), src/bad\xffname.py (file name is not UTF-8)"),
+        "{text}"
+    );
+    // The query's globs apply to them as to every file.
+    let out = Engine::new(EngineOptions::default())
+        .retrieve(
+            RetrieveParams {
+                task: IDENT.into(),
+                root: Some(root.to_string_lossy().into_owned()),
+                patterns: vec!["src/**".into()],
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap();
+    assert_eq!(out.stats.skipped_files.len(), 1, "{:?}", out.stats);
+}
+
+#[test]
+fn include_globs_that_match_no_file_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "src/widgets.py",
+        format!("def {IDENT}():\n    pass\n"),
+    );
+    write(dir.path(), "docs/guide.md", IDENT);
+    let engine = Engine::new(EngineOptions::default());
+    let run = |patterns: &[&str]| {
+        engine.retrieve(
+            RetrieveParams {
+                task: IDENT.into(),
+                root: Some(dir.path().to_string_lossy().into_owned()),
+                patterns: patterns.iter().map(|p| p.to_string()).collect(),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+    };
+    // None matches a file: nothing would be searched. It answered 0 files
+    // with stop `no_candidates` and no word of the globs.
+    let err = run(&["nosuch/**", "/widgets.py"]).unwrap_err().to_string();
+    assert!(
+        err.contains(r#"matches the include globs "nosuch/**", "/widgets.py" (`patterns`, --include): nothing was searched (2 files walked). To fix it, check each glob's path: it is relative to the root"#),
+        "{err}"
+    );
+    // One matches: the answer names the other.
+    let out = run(&["nosuch/**", "src/**", "!src/gen/**"]).unwrap();
+    assert_eq!(paths(&out), ["src/widgets.py"]);
+    assert_eq!(out.stats.unmatched_patterns, ["nosuch/**"]);
+    assert!(ctxloop::render::render_text(&out).contains(
+        "include globs that matched no file (each is relative to the root: check its path): \"nosuch/**\""
+    ));
+    // Globs that all match say nothing.
+    let out = run(&["*.py"]).unwrap();
+    assert!(out.stats.unmatched_patterns.is_empty());
+    // A step-wise session is refused the same way, and not kept.
+    let err = engine
+        .dispatch(
+            DispatchParams {
+                task: Some(IDENT.into()),
+                root: Some(dir.path().to_string_lossy().into_owned()),
+                patterns: vec!["nosuch/**".into()],
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("nothing was searched"), "{err}");
+}

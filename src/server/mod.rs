@@ -5,6 +5,7 @@
 
 mod args;
 mod call;
+mod id_scan;
 mod prompt;
 mod transport;
 

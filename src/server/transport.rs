@@ -9,9 +9,15 @@
 //! request's id recovered by a lenient second parse. Lines that decode are
 //! handed to rmcp unchanged.
 //!
+//! The same holds for lines no parse can take whole: a line over
+//! [`MAX_LINE_BYTES`], one nested deeper than serde_json reads, and one that
+//! holds two messages. Their request ids are found by a scan of the text
+//! ([`super::id_scan`]); a line without one is only logged.
+//!
 //! All output goes through one mutex-guarded writer, a whole line at a time,
 //! so replies never interleave.
 
+use super::id_scan::{self, IdScan};
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
@@ -19,8 +25,13 @@ use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
-/// Longest line read (as rmcp's default): longer lines are dropped and logged.
+/// Longest line read (as rmcp's default): a longer line is dropped, and
+/// answered with an error when its request id can be found.
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// Deepest nesting of arrays and objects serde_json reads (its recursion
+/// limit: the 128th level is refused), so the deepest a message may be.
+const MAX_DEPTH: usize = 127;
 
 /// Longest part of the offending text quoted back in an error.
 const QUOTE_CHARS: usize = 40;
@@ -38,7 +49,9 @@ type Writer<W> = Arc<Mutex<Option<W>>>;
 pub struct LineTransport<R, W> {
     read: BufReader<R>,
     line: Vec<u8>,
-    discarding: bool,
+    /// The scan of the line being dropped (over [`MAX_LINE_BYTES`]) for its
+    /// request id; `None` while the line fits.
+    discarding: Option<IdScan>,
     write: Writer<W>,
     /// Replies the transport itself owes (to lines rmcp cannot decode, to
     /// a malformed `initialize`), oldest first, each with its `\n`. A reply leaves the queue
@@ -71,7 +84,7 @@ where
         LineTransport {
             read: BufReader::new(read),
             line: Vec::new(),
-            discarding: false,
+            discarding: None,
             write: Arc::new(Mutex::new(Some(write))),
             replies: std::collections::VecDeque::new(),
             started: false,
@@ -102,9 +115,31 @@ where
 
     /// Queues a reply of the transport's own, as the line it is written as.
     fn reply(&mut self, reply: &Value) {
-        let mut line = serde_json::to_vec(reply).unwrap_or_default();
-        line.push(b'\n');
-        self.replies.push_back(line);
+        self.replies.push_back(line_of(reply));
+    }
+
+    /// Answers a line dropped for its length, if its request id was found:
+    /// the client otherwise waited for a reply that never came.
+    fn answer_dropped(&mut self, scan: &IdScan) {
+        let Some(id) = scan.id() else {
+            tracing::error!(
+                "a message of {} bytes, longer than {MAX_LINE_BYTES}, was dropped (no request id found to answer)",
+                scan.bytes()
+            );
+            return;
+        };
+        tracing::warn!(
+            "answered a message of {} bytes, longer than {MAX_LINE_BYTES}",
+            scan.bytes()
+        );
+        self.reply(&error_reply(
+            id,
+            INVALID_REQUEST,
+            format!(
+                "Invalid Request: the message is {} bytes, over the limit of 16 MiB ({MAX_LINE_BYTES} bytes) for one message, and was not read: shorten it, e.g. a `task` that names the files, identifiers and error text that matter instead of pasting whole files",
+                scan.bytes()
+            ),
+        ));
     }
 
     /// Whether rmcp may have `text` (a line that decoded). Before the first
@@ -155,9 +190,10 @@ where
     }
 
     /// Reads up to the next `\n` into `self.line`. Cancel-safe: a read dropped
-    /// half-way leaves its bytes in `self.line` and the next call goes on.
-    /// `Ok(false)` at end of input; `Ok(true)` with an empty `self.line` for
-    /// a line that was too long and dropped.
+    /// half-way leaves its bytes in `self.line` (or its scan in
+    /// `self.discarding`) and the next call goes on. `Ok(false)` at end of
+    /// input; `Ok(true)` with an empty `self.line` for a line that was too
+    /// long and dropped (and answered, see [`Self::answer_dropped`]).
     async fn read_line(&mut self) -> std::io::Result<bool> {
         loop {
             let available = self.read.fill_buf().await?;
@@ -166,20 +202,21 @@ where
             }
             let newline = available.iter().position(|&b| b == b'\n');
             let take = newline.map_or(available.len(), |i| i + 1);
-            if !self.discarding {
-                if self.line.len() + take > MAX_LINE_BYTES {
-                    self.line.clear();
-                    self.discarding = true;
-                    tracing::error!("a message longer than {MAX_LINE_BYTES} bytes was dropped");
-                } else {
-                    self.line.extend_from_slice(&available[..take]);
-                }
+            if self.discarding.is_none() && self.line.len() + take > MAX_LINE_BYTES {
+                let mut scan = IdScan::default();
+                scan.feed(&self.line);
+                self.line.clear();
+                self.discarding = Some(scan);
+            }
+            match &mut self.discarding {
+                // The message's own bytes, without its `\n`.
+                Some(scan) => scan.feed(&available[..newline.unwrap_or(take)]),
+                None => self.line.extend_from_slice(&available[..take]),
             }
             self.read.consume(take);
             if newline.is_some() {
-                if self.discarding {
-                    self.discarding = false;
-                    self.line.clear();
+                if let Some(scan) = self.discarding.take() {
+                    self.answer_dropped(&scan);
                 }
                 return Ok(true);
             }
@@ -252,8 +289,8 @@ where
                     return Some(msg);
                 }
                 Err(e) => {
-                    if let Some(reply) = reply_to_undecodable(text, &e) {
-                        self.reply(&reply);
+                    for reply in replies_to_undecodable(text, &e) {
+                        self.replies.push_back(reply);
                     }
                 }
             }
@@ -317,11 +354,12 @@ fn explain_error(mut item: TxJsonRpcMessage<RoleServer>) -> TxJsonRpcMessage<Rol
     item
 }
 
-/// The error reply to a line rmcp cannot decode, or `None` when there is no
-/// one to answer: a notification (no `id`; JSON-RPC forbids replying), or text
-/// that is not JSON at all (no id to answer; replying to garbage can start an
-/// echo storm with a peer that echoes, so it is only logged, as rmcp does).
-fn reply_to_undecodable(text: &[u8], e: &serde_json::Error) -> Option<Value> {
+/// The error replies (each a line, with its `\n`) to a line rmcp cannot
+/// decode; none when there is no one to answer: a notification (no `id`;
+/// JSON-RPC forbids replying), or text that is not JSON and holds no request
+/// id (replying to garbage can start an echo storm with a peer that echoes,
+/// so it is only logged, as rmcp does).
+fn replies_to_undecodable(text: &[u8], e: &serde_json::Error) -> Vec<Vec<u8>> {
     let (problem, lenient) = match std::str::from_utf8(text) {
         Err(bad) => {
             let at = bad.valid_up_to();
@@ -341,7 +379,7 @@ fn reply_to_undecodable(text: &[u8], e: &serde_json::Error) -> Option<Value> {
                 replace_lone_surrogates(s),
             ),
             None => {
-                match serde_json::from_str::<Value>(s) {
+                return match serde_json::from_str::<Value>(s) {
                     // A batch (JSON-RPC 2.0; MCP 2025-03-26 had them, 2025-06-18
                     // dropped them): each request gets its own error, in one
                     // batch reply, so a client waiting on their ids does not hang.
@@ -357,38 +395,100 @@ fn reply_to_undecodable(text: &[u8], e: &serde_json::Error) -> Option<Value> {
                                 )
                             })
                             .collect();
-                        return (!replies.is_empty()).then_some(Value::Array(replies));
+                        if replies.is_empty() {
+                            Vec::new()
+                        } else {
+                            vec![line_of(&Value::Array(replies))]
+                        }
                     }
                     // Well-formed JSON that is not a JSON-RPC message rmcp knows.
                     Ok(v) => {
-                        let id = request_id(&v)?;
-                        let problem = bad_id(&v)
+                        let Some(id) = request_id(&v) else {
+                            return Vec::new();
+                        };
+                        let id_text = id_scan::scan(text).id_text().map(str::to_string);
+                        let problem = what_is_wrong(&v, id_text.as_deref())
                             .unwrap_or_else(|| format!("Invalid Request: {}", quote_error(e)));
-                        return Some(error_reply(id, INVALID_REQUEST, problem));
+                        let reply = error_reply(id, INVALID_REQUEST, problem);
+                        vec![match id_text {
+                            // An integer id too large for serde_json's
+                            // numbers is echoed as it was written, not as
+                            // the float it was read as.
+                            Some(t) if is_out_of_range_integer(&t) => with_id_text(&reply, &t),
+                            _ => line_of(&reply),
+                        }]
                     }
-                    Err(_) => {
-                        tracing::warn!(
-                            "ignoring a line that is not JSON: {}",
-                            quote(s, QUOTE_CHARS)
-                        );
-                        return None;
-                    }
-                }
+                    Err(_) => unparsed(s),
+                };
             }
         },
     };
     let id = match serde_json::from_str::<Value>(&lenient) {
-        Ok(v) => request_id(&v)?,
+        Ok(v) => match request_id(&v) {
+            Some(id) => id,
+            None => return Vec::new(),
+        },
         // Broken beyond the bad text: answer with a null id, as JSON-RPC asks
         // for a parse error whose id cannot be read.
         Err(_) => Value::Null,
     };
     tracing::warn!("answered an undecodable request: {problem}");
-    Some(error_reply(
+    vec![line_of(&error_reply(
         id,
         PARSE_ERROR,
         format!("Parse error: {problem}"),
-    ))
+    ))]
+}
+
+/// The replies to UTF-8 text serde_json cannot parse as one value: each
+/// request of a line that holds several messages (JSON-RPC over stdio is one
+/// message a line), or a request nested deeper than serde_json reads. Other
+/// text is only logged.
+fn unparsed(s: &str) -> Vec<Vec<u8>> {
+    let mut values = serde_json::Deserializer::from_str(s).into_iter::<Value>();
+    let mut first = Vec::new();
+    while let Some(Ok(v)) = values.next() {
+        first.push((v, values.byte_offset()));
+    }
+    if first.len() > 1 || (first.len() == 1 && values.byte_offset() < s.len()) {
+        let replies: Vec<Vec<u8>> = first
+            .iter()
+            .filter_map(|(v, end)| {
+                let id = request_id(v)?;
+                Some(line_of(&error_reply(
+                    id,
+                    INVALID_REQUEST,
+                    format!(
+                        "Invalid Request: the line goes on after this message (at byte offset {end}): each message must end with a newline (\\n); send one JSON-RPC message per line"
+                    ),
+                )))
+            })
+            .collect();
+        tracing::warn!(
+            "answered {} request(s) of a line that holds more than one message",
+            replies.len()
+        );
+        return replies;
+    }
+    let scan = id_scan::scan(s.as_bytes());
+    if scan.max_depth() > MAX_DEPTH {
+        if let Some(id) = scan.id() {
+            tracing::warn!("answered a request nested {} levels deep", scan.max_depth());
+            return vec![line_of(&error_reply(
+                id,
+                PARSE_ERROR,
+                format!(
+                    "Parse error: the message nests arrays and objects {} levels deep, deeper than the {MAX_DEPTH} levels the server reads: flatten the deepest value (no tool argument needs more than a few levels)",
+                    scan.max_depth()
+                ),
+            ))];
+        }
+    }
+    tracing::warn!(
+        "ignoring a line that is not JSON: {}",
+        quote(s, QUOTE_CHARS)
+    );
+    Vec::new()
 }
 
 /// The `id` of a request (a number or a string); `None` for a notification.
@@ -400,13 +500,93 @@ fn request_id(v: &Value) -> Option<Value> {
     }
 }
 
+/// What makes well-formed JSON no JSON-RPC request MCP takes, naming the
+/// member and how to fix it; `None` when the fault is deeper (serde's message
+/// says it then). `id_text` is the `id` as written.
+fn what_is_wrong(v: &Value, id_text: Option<&str>) -> Option<String> {
+    if let Some(problem) = bad_id(v, id_text) {
+        return Some(problem);
+    }
+    match v.get("jsonrpc") {
+        Some(Value::String(version)) if version == "2.0" => {}
+        None => {
+            return Some(
+                "Invalid Request: `jsonrpc` is missing: every JSON-RPC message must carry \"jsonrpc\": \"2.0\"".to_string(),
+            )
+        }
+        Some(other) => {
+            return Some(format!(
+                "Invalid Request: `jsonrpc` must be \"2.0\", not {}",
+                quote(&other.to_string(), QUOTE_CHARS)
+            ))
+        }
+    }
+    let method = match v.get("method") {
+        Some(Value::String(m)) => Some(m.as_str()),
+        Some(other) => {
+            return Some(format!(
+                "Invalid Request: `method` must be a string naming the method, e.g. \"tools/call\", not {}",
+                quote(&other.to_string(), QUOTE_CHARS)
+            ))
+        }
+        None if v.get("result").is_none() && v.get("error").is_none() => {
+            return Some(
+                "Invalid Request: `method` is missing: a request names the method it calls, e.g. \"method\": \"tools/call\"".to_string(),
+            )
+        }
+        None => None,
+    };
+    match v.get("params") {
+        None | Some(Value::Object(_)) => None,
+        Some(other) => {
+            let example = if method == Some("tools/call") {
+                r#", e.g. {"name": "retrieve", "arguments": {"task": "fix the token expiry bug"}}"#
+            } else {
+                " (or leave `params` out)"
+            };
+            Some(format!(
+                "Invalid Request: `params` must be an object (MCP passes parameters by name), not {} {}{example}",
+                json_kind(other),
+                quote(&other.to_string(), QUOTE_CHARS)
+            ))
+        }
+    }
+}
+
+/// "a string", "an array", ...: the kind of a JSON value, for messages.
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// Why a message's `id` is no MCP request id, if it is not: MCP asks for a
 /// string or an integer, never null (JSON-RPC only discourages null); a
 /// request with `"id": null` got no reply at all, as if it were a
-/// notification (newcomer probe of 2026-12-06).
-fn bad_id(v: &Value) -> Option<String> {
+/// notification (newcomer probe of 2026-12-06). An integer must fit in 64
+/// signed bits, as rmcp reads it; `id_text` (the id as written) names one
+/// that does not, which serde_json reads as a float.
+fn bad_id(v: &Value, id_text: Option<&str>) -> Option<String> {
     let id = v.get("id")?;
-    let whole = id.as_i64().is_some() || id.as_u64().is_some();
+    if let Some(t) = id_text.filter(|t| is_out_of_range_integer(t)) {
+        return Some(format!(
+            "Invalid Request: `id` {} is out of range: an integer id must lie between {} and {}; send a smaller integer (e.g. a counter from 1) or a string",
+            quote(t, QUOTE_CHARS),
+            i64::MIN,
+            i64::MAX
+        ));
+    }
+    // rmcp takes an integer written as a float (`1.0`) below 2^53.
+    let whole = id.as_i64().is_some()
+        || id.as_u64().is_some()
+        || id
+            .as_f64()
+            .is_some_and(|f| f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0);
     (!(whole || id.is_string())).then(|| {
         format!(
             "Invalid Request: `id` must be a string or an integer (MCP forbids null), not {}",
@@ -415,8 +595,29 @@ fn bad_id(v: &Value) -> Option<String> {
     })
 }
 
+/// Whether `text` is a JSON integer (no fraction, no exponent) outside
+/// i64, the range of rmcp's numeric ids.
+fn is_out_of_range_integer(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && text.parse::<i64>().is_err()
+}
+
 fn error_reply(id: Value, code: i64, message: String) -> Value {
     serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+/// `reply` as the line it is written as, with its `\n`.
+fn line_of(reply: &Value) -> Vec<u8> {
+    let mut line = serde_json::to_vec(reply).unwrap_or_default();
+    line.push(b'\n');
+    line
+}
+
+/// The line of `reply` with its `id` written as `id_text`, a JSON integer
+/// (checked by [`is_out_of_range_integer`]), so it is echoed digit for digit.
+fn with_id_text(reply: &Value, id_text: &str) -> Vec<u8> {
+    let error = serde_json::to_string(&reply["error"]).unwrap_or_default();
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id_text},\"error\":{error}}}\n").into_bytes()
 }
 
 /// serde's message, with any echoed value cut short.
@@ -547,9 +748,22 @@ mod tests {
         assert_eq!(r["error"]["message"], "`limit` must be 1-200");
     }
 
-    fn reply(line: &[u8]) -> Option<Value> {
+    /// The transport's replies to a line rmcp cannot decode, parsed.
+    fn replies(line: &[u8]) -> Vec<Value> {
         let e = serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(line).unwrap_err();
-        reply_to_undecodable(line, &e)
+        replies_to_undecodable(line, &e)
+            .iter()
+            .map(|l| {
+                assert!(l.ends_with(b"\n") && !l[..l.len() - 1].contains(&b'\n'));
+                serde_json::from_slice(l).unwrap()
+            })
+            .collect()
+    }
+
+    fn reply(line: &[u8]) -> Option<Value> {
+        let mut all = replies(line);
+        assert!(all.len() <= 1, "{all:?}");
+        all.pop()
     }
 
     #[test]
@@ -622,5 +836,155 @@ mod tests {
                 "{r}"
             );
         }
+    }
+
+    #[test]
+    fn a_request_nested_past_the_limit_is_answered_with_its_id() {
+        // The top-level object, `params`, `arguments`, then `n` arrays.
+        let line = |n: usize| {
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"retrieve","arguments":{{"task":"x","a":{}{}}}}},"id":3}}"#,
+                "[".repeat(n),
+                "]".repeat(n)
+            )
+        };
+        // 127 levels are read (and handed to rmcp); 128 are not, and are answered.
+        assert!(serde_json::from_str::<RxJsonRpcMessage<RoleServer>>(&line(124)).is_ok());
+        for (n, depth) in [(125, 128), (3000, 3003)] {
+            let r = reply(line(n).as_bytes()).expect("a reply");
+            assert_eq!(r["id"], 3, "{r}");
+            assert_eq!(r["error"]["code"], PARSE_ERROR, "{r}");
+            let m = r["error"]["message"].as_str().unwrap();
+            assert!(
+                m.contains(&format!(
+                    "nests arrays and objects {depth} levels deep, deeper than the 127 levels"
+                )),
+                "{m}"
+            );
+        }
+        // Without an id (a notification) or a method, nothing to answer.
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","method":"x","params":{{"a":{}{}}}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        assert_eq!(reply(deep.as_bytes()), None);
+    }
+
+    #[test]
+    fn each_request_of_a_line_that_holds_two_is_told_to_end_it_with_a_newline() {
+        let all = replies(br#"{"jsonrpc":"2.0","id":4,"method":"ping"}{"jsonrpc":"2.0","method":"notifications/initialized"} {"jsonrpc":"2.0","id":"five","method":"ping"}"#);
+        let ids: Vec<&Value> = all.iter().map(|r| &r["id"]).collect();
+        assert_eq!(ids, [&serde_json::json!(4), &serde_json::json!("five")]);
+        for r in &all {
+            assert_eq!(r["error"]["code"], INVALID_REQUEST, "{r}");
+            let m = r["error"]["message"].as_str().unwrap();
+            assert!(m.contains("each message must end with a newline"), "{m}");
+        }
+        assert!(all[0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at byte offset 40"));
+        // A request followed by text that is no message is told the same.
+        let r = reply(br#"{"jsonrpc":"2.0","id":6,"method":"ping"} oops"#).expect("a reply");
+        assert_eq!(r["id"], 6);
+        // Text that is not JSON from its start is still only logged.
+        assert_eq!(
+            reply(br#"oops {"jsonrpc":"2.0","id":6,"method":"ping"}"#),
+            None
+        );
+    }
+
+    #[test]
+    fn a_request_is_told_which_member_is_wrong_and_how_to_fix_it() {
+        let message = |line: &[u8]| {
+            let r = reply(line).expect("a reply");
+            assert_eq!(r["error"]["code"], INVALID_REQUEST, "{r}");
+            r["error"]["message"].as_str().unwrap().to_string()
+        };
+        assert_eq!(
+            message(br#"{"id":6,"method":"ping"}"#),
+            "Invalid Request: `jsonrpc` is missing: every JSON-RPC message must carry \"jsonrpc\": \"2.0\""
+        );
+        assert_eq!(
+            message(br#"{"jsonrpc":"1.0","id":6,"method":"ping"}"#),
+            "Invalid Request: `jsonrpc` must be \"2.0\", not \"1.0\""
+        );
+        assert_eq!(
+            message(br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":"retrieve"}"#),
+            r#"Invalid Request: `params` must be an object (MCP passes parameters by name), not a string "retrieve", e.g. {"name": "retrieve", "arguments": {"task": "fix the token expiry bug"}}"#
+        );
+        assert!(
+            message(br#"{"jsonrpc":"2.0","id":8,"method":"ping","params":[1]}"#)
+                .contains("not an array [1] (or leave `params` out)")
+        );
+        assert!(message(br#"{"jsonrpc":"2.0","id":9,"method":5}"#)
+            .starts_with("Invalid Request: `method` must be a string"));
+        assert!(message(br#"{"jsonrpc":"2.0","id":10,"params":{}}"#)
+            .starts_with("Invalid Request: `method` is missing"));
+        // An integer id outside i64 is named as written and echoed digit for digit.
+        for id in [
+            "18446744073709551616",
+            "9223372036854775808",
+            "-9223372036854775809",
+        ] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+            let e = serde_json::from_str::<RxJsonRpcMessage<RoleServer>>(&line).unwrap_err();
+            let out = replies_to_undecodable(line.as_bytes(), &e);
+            let text = std::str::from_utf8(&out[0]).unwrap();
+            assert!(
+                text.starts_with(&format!(r#"{{"jsonrpc":"2.0","id":{id},"error":"#)),
+                "{text}"
+            );
+            let r: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(
+                r["error"]["message"],
+                format!("Invalid Request: `id` {id} is out of range: an integer id must lie between -9223372036854775808 and 9223372036854775807; send a smaller integer (e.g. a counter from 1) or a string")
+            );
+        }
+        // An integer written as a float is an id rmcp takes: the fault is elsewhere.
+        assert!(message(br#"{"id":2.0,"method":"ping"}"#).contains("`jsonrpc` is missing"));
+    }
+
+    #[tokio::test]
+    async fn a_line_over_the_limit_is_answered_when_its_request_id_is_found() {
+        let (client, server) = tokio::io::duplex(1 << 16);
+        let (server_read, server_write) = tokio::io::split(server);
+        let mut t = LineTransport::new(server_read, server_write);
+        let (mut client_read, mut client_write) = tokio::io::split(client);
+        let task = "a".repeat(MAX_LINE_BYTES);
+        // The TypeScript SDK's order: `id` last; then no id at all; then a ping.
+        let lines = [
+            format!(
+                r#"{{"method":"tools/call","params":{{"name":"retrieve","arguments":{{"task":"{task}"}}}},"jsonrpc":"2.0","id":"big"}}"#
+            ),
+            format!(r#"{{"jsonrpc":"2.0","method":"notifications/x","params":{{"t":"{task}"}}}}"#),
+            r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.to_string(),
+        ];
+        let size = lines[0].len();
+        let writer = tokio::spawn(async move {
+            for line in lines {
+                client_write.write_all(line.as_bytes()).await.unwrap();
+                client_write.write_all(b"\n").await.unwrap();
+            }
+            client_write
+        });
+        let msg = t.receive().await.expect("the ping");
+        assert!(serde_json::to_string(&msg).unwrap().contains("\"ping\""));
+        let _client_write = writer.await.unwrap();
+        let mut got = Vec::new();
+        let mut reader = BufReader::new(&mut client_read);
+        reader.read_until(b'\n', &mut got).await.unwrap();
+        let r: Value = serde_json::from_slice(&got).unwrap();
+        assert_eq!(r["id"], "big", "{r}");
+        assert_eq!(r["error"]["code"], INVALID_REQUEST);
+        let m = r["error"]["message"].as_str().unwrap();
+        assert!(
+            m.contains(&format!(
+                "the message is {size} bytes, over the limit of 16 MiB"
+            )),
+            "{m}"
+        );
+        assert!(m.contains("shorten it"), "{m}");
     }
 }

@@ -3,15 +3,19 @@
 
 use super::{extend, Session};
 use crate::corpus::{Corpus, Doc, Loaded, Skip};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::score::{self, Candidate, Evidence};
 use crate::types::*;
-use crate::walk::{walk_with, DependencyDirs, Filter};
+use crate::walk::{unmatched_includes, walk_with, DependencyDirs, Filter};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Candidates a dispatch evaluates (the best ones by server score).
 const CANDIDATES_PER_CYCLE: usize = 30;
+
+/// Most files an answer lists in `stats.skipped_files` (a tree of
+/// thousands of badly named files must not swell every answer).
+const MAX_SKIPPED_LISTED: usize = 100;
 
 impl Session {
     /// DISPATCH: walk the tree as it is now, score it with the current query,
@@ -31,6 +35,7 @@ impl Session {
         let (loaded, walk_stopped, t_walk) = self.walk_and_read(corpus, t0);
         let t_load = t0.elapsed();
         let (docs, mut stats) = self.sort_out(&loaded, &filter, walk_stopped);
+        self.check_includes(&loaded, walk_stopped, &mut stats)?;
         let cands: Vec<Candidate> = docs
             .iter()
             .map(|(rel, doc, allowed)| Candidate {
@@ -239,9 +244,10 @@ impl Session {
             }
             _ => {
                 let deps = DependencyDirs::reopened_by(&self.query.patterns);
-                let (entries, refused) =
-                    walk_with(&self.config.root, self.config.walk, &deps, &stop);
-                self.links_not_followed = refused;
+                let walked = walk_with(&self.config.root, self.config.walk, &deps, &stop);
+                self.links_not_followed = walked.links_not_followed;
+                self.not_utf8 = walked.not_utf8;
+                let entries = walked.files;
                 let walk_stopped = limits.hit();
                 let t_walk = t0.elapsed();
                 let wanted: Vec<(u64, &str)> = self
@@ -259,6 +265,42 @@ impl Session {
         }
     }
 
+    /// Lists the include globs that matched no file the walk found
+    /// (`stats.unmatched_patterns`): an empty answer said nothing of them. In
+    /// a session's first cycle, include globs none of which matched a file
+    /// leave nothing to search: [`Error::NothingIncluded`]. (A later cycle's
+    /// globs add to the first's, so it lists them.) Not after a walk cut
+    /// short: a glob may match a file it did not reach.
+    fn check_includes(
+        &self,
+        loaded: &[Loaded],
+        walk_stopped: Option<StopReason>,
+        stats: &mut Stats,
+    ) -> Result<()> {
+        if self.query.patterns.is_empty() || walk_stopped.is_some() {
+            return Ok(());
+        }
+        let paths = loaded.iter().map(|l| l.entry.rel.as_str());
+        let skipped = self.not_utf8.iter().map(|f| f.path.as_str());
+        let unmatched = unmatched_includes(&self.query.patterns, paths.chain(skipped));
+        let includes = self
+            .query
+            .patterns
+            .iter()
+            .filter(|g| !g.trim().is_empty() && !g.trim().starts_with('!'))
+            .count();
+        let walked = loaded.len() + self.not_utf8.len();
+        if self.cycle == 1 && walked > 0 && !unmatched.is_empty() && unmatched.len() == includes {
+            return Err(Error::NothingIncluded {
+                globs: unmatched,
+                root: self.config.root.clone(),
+                walked,
+            });
+        }
+        stats.unmatched_patterns = unmatched;
+        Ok(())
+    }
+
     /// The read files with whether the query's filter allows each, and the
     /// cycle's counts of skipped files; notes a walk or read cut short.
     fn sort_out(
@@ -273,6 +315,18 @@ impl Session {
             ..Stats::default()
         };
         stats.skipped.links_not_followed = self.links_not_followed;
+        // Files no answer can name, within the query's globs.
+        let not_utf8: Vec<&SkippedFile> = self
+            .not_utf8
+            .iter()
+            .filter(|f| filter.is_match(&f.path))
+            .collect();
+        stats.skipped.name_not_utf8 = not_utf8.len();
+        stats.skipped_files = not_utf8
+            .into_iter()
+            .take(MAX_SKIPPED_LISTED)
+            .cloned()
+            .collect();
         let mut docs: Vec<(String, Arc<Doc>, bool)> = Vec::with_capacity(loaded.len());
         for l in loaded.iter() {
             match &l.doc {

@@ -163,6 +163,8 @@ pub struct Session {
     snapshot: Option<Arc<Vec<crate::corpus::Loaded>>>,
     /// Symbolic links the last walk did not follow (outside the root, dangling).
     links_not_followed: usize,
+    /// Files of the last walk whose path is not UTF-8 (not read).
+    not_utf8: Vec<SkippedFile>,
     /// Files of this call ranked without their syntax tree, and why
     /// (`stats.not_parsed`).
     not_parsed: BTreeMap<String, crate::lang::Cap>,
@@ -212,6 +214,7 @@ impl Session {
             reuse_walk: false,
             snapshot: None,
             links_not_followed: 0,
+            not_utf8: Vec::new(),
             not_parsed: BTreeMap::new(),
         }
     }

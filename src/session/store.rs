@@ -55,6 +55,12 @@ impl Sessions {
         s
     }
 
+    /// Forgets a session (one whose first dispatch failed: its id was never
+    /// handed out).
+    pub fn remove(&self, id: &str) {
+        self.inner.lock().expect("sessions poisoned").map.remove(id);
+    }
+
     pub fn get(&self, id: &str) -> Result<Arc<Mutex<Session>>> {
         let mut inner = self.inner.lock().expect("sessions poisoned");
         inner.map.retain(|_, (t, _)| t.elapsed() < SESSION_TTL);
