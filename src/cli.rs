@@ -440,7 +440,8 @@ fn cli_message(e: &crate::error::Error) -> String {
     use crate::error::Error;
     match e {
         Error::InvalidGlob { field, glob, reason } => format!(
-            "invalid glob {glob:?} in {}: {reason}. Use gitignore-style globs relative to the root, e.g. \"src/**/*.rs\"",
+            "invalid glob {:?} in {}: {reason}. Use gitignore-style globs relative to the root, e.g. \"src/**/*.rs\"",
+            crate::error::clip(glob),
             flag_of(field)
         ),
         Error::OutOfRange {
@@ -460,6 +461,19 @@ fn cli_message(e: &crate::error::Error) -> String {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn a_bad_glob_is_echoed_cut_like_every_echo() {
+        // A 100 KB glob came back whole on stderr (the MCP message cuts it).
+        let glob = format!("{}[", "a".repeat(100_000));
+        let msg = cli_message(&crate::error::Error::InvalidGlob {
+            field: "patterns",
+            glob,
+            reason: "unclosed character class; missing ']'".into(),
+        });
+        assert!(msg.len() < 600, "{} bytes", msg.len());
+        assert!(msg.contains("(100001 bytes in all)\" in --include"), "{msg}");
+    }
 
     #[test]
     fn flags_parse_and_state_the_bounds() {
