@@ -425,6 +425,7 @@ fn flag_of(field: &str) -> &str {
     match field {
         "patterns" => "--include",
         "excludes" => "--exclude",
+        "keywords" => "--keyword",
         "max_cycles" => "--max-cycles",
         "min_high" => "--min-high",
         "high_threshold" => "--high-threshold",
@@ -440,7 +441,8 @@ fn cli_message(e: &crate::error::Error) -> String {
     use crate::error::Error;
     match e {
         Error::InvalidGlob { field, glob, reason } => format!(
-            "invalid glob {glob:?} in {}: {reason}. Use gitignore-style globs relative to the root, e.g. \"src/**/*.rs\"",
+            "invalid glob {:?} in {}: {reason}. Use gitignore-style globs relative to the root, e.g. \"src/**/*.rs\"",
+            crate::error::clip(glob),
             flag_of(field)
         ),
         Error::OutOfRange {
@@ -452,6 +454,10 @@ fn cli_message(e: &crate::error::Error) -> String {
             "{} {value} is out of range: it must be between {min} and {max}",
             flag_of(field)
         ),
+        Error::TooManyItems { field, count, max } => format!(
+            "{} is given {count} times: pass at most {max}, the ones that matter most (a glob such as \"src/**/*.py\" covers many paths; the task's own words are searched without listing them)",
+            flag_of(field)
+        ),
         other => other.to_string(),
     }
 }
@@ -460,6 +466,35 @@ fn cli_message(e: &crate::error::Error) -> String {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn a_bad_glob_is_echoed_cut_like_every_echo() {
+        // A 100 KB glob came back whole on stderr (the MCP message cuts it).
+        let glob = format!("{}[", "a".repeat(100_000));
+        let msg = cli_message(&crate::error::Error::InvalidGlob {
+            field: "patterns",
+            glob,
+            reason: "unclosed character class; missing ']'".into(),
+        });
+        assert!(msg.len() < 600, "{} bytes", msg.len());
+        assert!(
+            msg.contains("(100001 bytes in all)\" in --include"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn too_many_items_name_the_flag() {
+        let msg = cli_message(&crate::error::Error::TooManyItems {
+            field: "keywords",
+            count: 300,
+            max: 256,
+        });
+        assert!(
+            msg.starts_with("--keyword is given 300 times: pass at most 256"),
+            "{msg}"
+        );
+    }
 
     #[test]
     fn flags_parse_and_state_the_bounds() {

@@ -471,6 +471,7 @@ impl Engine {
                 max_cycles: s.config.max_cycles,
             });
         }
+        crate::config::check_lists(&p.patterns, &p.excludes, &p.keywords)?;
         Filter::new(&p.patterns, &p.excludes)?;
         if let Some(limit) = p.limit {
             s.config.limit = LIMIT.check(Some(limit))?;
@@ -565,13 +566,15 @@ impl Engine {
     /// reads no option today (it does no search: nothing to cancel or
     /// weigh); `opts` keeps every step's entry the same shape.
     ///
-    /// Errors: an invalid glob, an unknown session, nothing evaluated yet.
+    /// Errors: a list over [`crate::config::MAX_LIST_ITEMS`], an invalid
+    /// glob, an unknown session, nothing evaluated yet.
     pub fn refine(
         &self,
         req: impl Into<RefineRequest>,
         _opts: &CallOptions,
     ) -> Result<RefineOutput> {
         let p = req.into();
+        crate::config::check_lists(&p.patterns, &p.excludes, &p.keywords)?;
         Filter::new(&p.patterns, &p.excludes)?;
         let session = self.sessions.get(&p.session_id)?;
         let mut s = session.lock().expect("session poisoned");

@@ -111,6 +111,18 @@ pub enum Error {
         max: String,
     },
 
+    /// A list argument (`patterns`, `excludes`, `keywords`) holds more items
+    /// than [`crate::config::MAX_LIST_ITEMS`].
+    #[error("`{field}` holds {count} items: pass at most {max}, the ones that matter most (a glob such as \"src/**/*.py\" covers many paths; the task's own words are searched without listing them)")]
+    TooManyItems {
+        /// The argument: `patterns`, `excludes` or `keywords`.
+        field: &'static str,
+        /// How many items it holds.
+        count: usize,
+        /// The most it may hold.
+        max: usize,
+    },
+
     /// No session has this id (never started, or expired).
     #[error("unknown session {:?}: it never existed or expired (sessions last {ttl_minutes} minutes, at most {max} are kept). Call `dispatch` without session_id to start a new one", clip(.id))]
     UnknownSession {

@@ -452,6 +452,52 @@ async fn step_wise_errors_name_the_missing_step_keep_settings_and_clip_echoes() 
 }
 
 #[tokio::test]
+async fn a_list_argument_holds_at_most_256_items_in_every_tool() {
+    // 2,000 keywords pushed the task's own words out of the query ("token
+    // expiry" answered 0 files, stop no_candidates), and each include glob
+    // costs a compiled matcher before the deadline is checked (4,000: 5.8 s).
+    let c = client(Some(fixture())).await;
+    let many = |f: &dyn Fn(usize) -> String| (0..257).map(f).collect::<Vec<_>>();
+    let globs = many(&|i| format!("src/x{i}*.py"));
+    let words = many(&|i| format!("w{i}_tok"));
+    for (field, list) in [
+        ("patterns", &globs),
+        ("excludes", &globs),
+        ("keywords", &words),
+    ] {
+        let msg = err(&c, "retrieve", json!({"task": "token expiry", field: list})).await;
+        assert!(
+            msg.starts_with(&format!("`{field}` holds 257 items: pass at most 256")),
+            "{field}: {msg}"
+        );
+        let msg = err(&c, "dispatch", json!({"task": "token expiry", field: list})).await;
+        assert!(msg.contains("holds 257 items"), "dispatch {field}: {msg}");
+    }
+    // 256 are fine, and the task's words still rank the file.
+    let out = ok(
+        &c,
+        "retrieve",
+        json!({"task": "token expiry", "keywords": &words[..256], "max_cycles": 1}),
+    )
+    .await;
+    assert_eq!(out["files"][0]["path"], "auth/token.py", "{out}");
+    // A continued session and refine are checked too.
+    let d = ok(&c, "dispatch", json!({"task": "token expiry"})).await;
+    let sid = d["session_id"].as_str().unwrap();
+    let msg = err(
+        &c,
+        "dispatch",
+        json!({"session_id": sid, "keywords": &words}),
+    )
+    .await;
+    assert!(msg.contains("`keywords` holds 257 items"), "{msg}");
+    ok(&c, "evaluate", json!({"session_id": sid})).await;
+    let msg = err(&c, "refine", json!({"session_id": sid, "excludes": &globs})).await;
+    assert!(msg.contains("`excludes` holds 257 items"), "{msg}");
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn a_session_runs_no_cycle_beyond_its_max_cycles() {
     let c = client(None).await;
     let d = ok(
