@@ -54,6 +54,12 @@ pub struct Term {
     /// in the body (BM25, passages); snippets weigh the lines that hold it
     /// as they weigh any query term's.
     pub compound: bool,
+    /// The verb that opens the title and says what kind of change the task
+    /// is (`CHANGE_VERBS`: "Update …", "Handle …", "Remove …"), used as
+    /// nothing else in the task: it counts in file bodies but not in paths.
+    /// A file named after it (`update.rs`, `handle_get.rs`, `remove_dir.rs`)
+    /// is no more the code to change than any other.
+    pub action: bool,
 }
 
 /// Which alternative terms a query builds (see `alternates`): each kind is
@@ -198,7 +204,11 @@ impl TaskQuery {
             }
         }
         c.counts.retain(|t, _| t.len() <= MAX_TERM_BYTES);
-        let terms = most_informative(c.counts, &alternative);
+        let action = change_verb(title).filter(|v| c.counts.get(v).is_some_and(|e| !e.1));
+        let mut terms = most_informative(c.counts, &alternative);
+        for t in &mut terms {
+            t.action = action.as_deref() == Some(t.text.as_str());
+        }
         // Identifiers whose term was kept.
         let kept: HashSet<u64> = terms.iter().map(|t| t.hash).collect();
         let mut idents = c.idents;
@@ -627,6 +637,7 @@ fn most_informative(counts: Counts, alternative: &HashMap<String, bool>) -> Vec<
                 weight: if n >= 1.0 { 1.0 + n.ln() } else { n },
                 alternative: alternative.contains_key(&text),
                 compound: alternative.get(&text).copied().unwrap_or(false),
+                action: false,
                 text,
                 is_code,
             };
@@ -665,6 +676,68 @@ fn is_identifier(s: &str) -> bool {
 /// Leading segments of a `::` path that name no directory: Rust's
 /// `crate::`, `self::`, `super::` (the rest is relative to the crate).
 const PATH_KEYWORDS: [&str; 3] = ["crate", "self", "super"];
+
+/// Verbs that open a commit or issue title to say what kind of change it
+/// is, not what it changes ("Update the parser tests", "Handle `null`
+/// input", "Remove unstable cfgs"): the usual imperative verbs of commit
+/// titles. Verbs that name a behaviour of the code itself ("Register
+/// devices", "Verify the signature", "Parse …") are not here: a file may
+/// be named after those. Sorted (binary search).
+const CHANGE_VERBS: &[&str] = &[
+    "add",
+    "adjust",
+    "allow",
+    "avoid",
+    "bump",
+    "change",
+    "clean",
+    "cleanup",
+    "correct",
+    "deprecate",
+    "disable",
+    "document",
+    "drop",
+    "enable",
+    "ensure",
+    "expose",
+    "extend",
+    "fix",
+    "handle",
+    "implement",
+    "improve",
+    "introduce",
+    "keep",
+    "make",
+    "move",
+    "optimize",
+    "prefer",
+    "preserve",
+    "prevent",
+    "reduce",
+    "refactor",
+    "remove",
+    "rename",
+    "replace",
+    "respect",
+    "restore",
+    "revert",
+    "rework",
+    "simplify",
+    "skip",
+    "support",
+    "tidy",
+    "tweak",
+    "update",
+    "upgrade",
+    "use",
+];
+
+/// The title's first word when it is a plain word among [`CHANGE_VERBS`]
+/// (lowercased).
+fn change_verb(title: &str) -> Option<String> {
+    let first = title.split_whitespace().next()?;
+    plain_word(first).filter(|w| CHANGE_VERBS.binary_search(&w.as_str()).is_ok())
+}
 
 /// File paths and modules written in the text. A module is a name path of
 /// two or more identifiers in its language's syntax, kept with `/` between
@@ -1098,6 +1171,36 @@ mod tests {
             "{:?}",
             q.modules
         );
+    }
+
+    #[test]
+    fn the_verb_opening_a_title_is_an_action_unless_used_as_code() {
+        let action = |task: &str| -> Vec<String> {
+            let q = TaskQuery::new(task, &[]);
+            q.terms
+                .iter()
+                .filter(|t| t.action)
+                .map(|t| t.text.clone())
+                .collect()
+        };
+        assert_eq!(
+            action("Update some tests to use the new harness"),
+            ["update"]
+        );
+        assert_eq!(
+            action("Handle null input the same as an empty pipeline"),
+            ["handle"]
+        );
+        // Not the first word, not a change verb, or used as code.
+        assert!(action("Tests fail to update the cache").is_empty());
+        assert!(action("Register devices with a team id").is_empty());
+        assert!(action("Update `update` so it keeps the order").is_empty());
+        assert!(action("Remove(x) leaves a dangling pointer").is_empty());
+    }
+
+    #[test]
+    fn change_verbs_are_sorted() {
+        assert!(CHANGE_VERBS.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]

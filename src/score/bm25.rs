@@ -125,9 +125,12 @@ pub(super) fn body_weight(t: &crate::query::Term, w: &Weights) -> f64 {
 }
 
 /// The multiplier of term `t`'s weight in a file's path: as in the body,
-/// but `Weights::compound` for a compound.
+/// but `Weights::compound` for a compound and 0 for the title's opening
+/// change verb (`Term::action`).
 fn path_weight(t: &crate::query::Term, w: &Weights) -> f64 {
-    if t.compound {
+    if t.action {
+        0.0
+    } else if t.compound {
         w.compound
     } else {
         body_weight(t, w)
@@ -260,6 +263,30 @@ mod tests {
         // A snake_case module name keeps the full bonus for any of its words.
         let q = TaskQuery::new("ignore/types: add Hurl", &[]);
         assert_eq!(stem_coverage("crates/ignore/src/default_types.rs", &q), 1.0);
+    }
+
+    #[test]
+    fn a_file_named_after_the_titles_change_verb_gains_nothing_by_its_name() {
+        // nushell: "Update some tests …" ranked `filters/update.rs` and
+        // `prompt_update.rs` in the top 5; the verb says what the commit
+        // does. Same bodies: only the name can tell the files apart.
+        let body = "fn run(record: Record) -> Filter { keep(record) }\n";
+        let files = [
+            ("crates/nu-command/src/filters/insert.rs", body),
+            ("crates/nu-command/src/filters/update.rs", body),
+            ("crates/nu-command/src/math/max.rs", "fn max() {}\n"),
+        ];
+        let score = |task: &str| {
+            let s = super::super::test_score(&files, task);
+            let of = |i: usize| s.iter().find(|s| s.idx == i).map_or(0.0, |s| s.raw);
+            (of(0), of(1))
+        };
+        let (insert, update) = score("Update the record filter");
+        assert!((insert - update).abs() < 1e-9, "{insert} {update}");
+        // Named in the task's own words, not as its opening verb, the
+        // file's name counts as before.
+        let (insert, update) = score("The update filter drops the record");
+        assert!(update > insert, "{insert} {update}");
     }
 
     #[test]
