@@ -686,6 +686,80 @@ fn files_whose_names_are_not_utf8_are_listed_as_skipped_never_hidden_or_ignored_
     assert_eq!(out.stats.skipped_files.len(), 1, "{:?}", out.stats);
 }
 
+/// `depth` nested directories `name/name/…` under `dir`, the last holding
+/// `file`, made one level at a time (`mkdirat`, `openat`): the whole path
+/// may be longer than the system lets a path be.
+#[cfg(target_os = "linux")]
+fn deep_tree(dir: &Path, name: &str, depth: usize, file: &str, text: &str) {
+    use rustix::fs::{mkdirat, openat, Mode, OFlags, CWD};
+    let open = OFlags::DIRECTORY | OFlags::RDONLY;
+    let mut fd = openat(CWD, dir, open, Mode::empty()).unwrap();
+    for _ in 0..depth {
+        mkdirat(&fd, name, Mode::from_raw_mode(0o755)).unwrap();
+        fd = openat(&fd, name, open, Mode::empty()).unwrap();
+    }
+    let create = OFlags::CREATE | OFlags::WRONLY;
+    let f = openat(&fd, file, create, Mode::from_raw_mode(0o644)).unwrap();
+    rustix::io::write(&f, text.as_bytes()).unwrap();
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_directory_the_walk_cannot_read_is_listed_as_skipped() {
+    // 1,030 levels of `abc/` pass PATH_MAX (4,096 bytes): `retrieve
+    // zorblax_deep` walked 0 files and said nothing of the directory.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    deep_tree(
+        root,
+        "abc",
+        1030,
+        "zorblax.py",
+        "def zorblax_deep():\n    pass\n",
+    );
+    let engine = Engine::new(EngineOptions::default());
+    let out = retrieve(&engine, root, "zorblax_deep");
+    assert!(out.files.is_empty(), "{:?}", out.files);
+    assert_eq!(out.stats.skipped.dirs_not_read, 1, "{:?}", out.stats);
+    let [only] = out.stats.skipped_files.as_slice() else {
+        panic!("{:?}", out.stats.skipped_files);
+    };
+    assert_eq!(
+        only.reason,
+        "directory could not be read: File name too long (os error 36)"
+    );
+    assert!(
+        only.path.starts_with("abc/abc/") && only.path.split('/').all(|c| c == "abc"),
+        "relative to the root: {}",
+        only.path
+    );
+    let text = ctxloop::render::render_text(&out);
+    assert!(text.contains("1 directories not read"), "{text}");
+    assert!(text.contains("not searched: abc/abc/"), "{text}");
+
+    // An exclude glob that removes the directory leaves it out.
+    write(root, "a.py", "def zorblax_deep():\n    pass\n");
+    let excluding = |glob: &str| {
+        engine
+            .retrieve(
+                RetrieveParams {
+                    task: "zorblax_deep".into(),
+                    root: Some(root.to_string_lossy().into_owned()),
+                    excludes: vec![glob.into()],
+                    ..Default::default()
+                },
+                &CallOptions::PLAIN,
+            )
+            .unwrap()
+    };
+    let out = excluding("abc/");
+    assert_eq!(paths(&out), ["a.py"]);
+    assert!(out.stats.skipped_files.is_empty(), "{:?}", out.stats);
+    assert_eq!(out.stats.skipped.dirs_not_read, 0);
+    let out = excluding("*.md");
+    assert_eq!(out.stats.skipped.dirs_not_read, 1, "{:?}", out.stats);
+}
+
 #[test]
 fn include_globs_that_match_no_file_are_named() {
     let dir = tempfile::tempdir().unwrap();

@@ -247,6 +247,7 @@ impl Session {
                 let walked = walk_with(&self.config.root, self.config.walk, &deps, &stop);
                 self.links_not_followed = walked.links_not_followed;
                 self.not_utf8 = walked.not_utf8;
+                self.dirs_not_read = walked.dirs_not_read;
                 let entries = walked.files;
                 let walk_stopped = limits.hit();
                 let t_walk = t0.elapsed();
@@ -270,14 +271,18 @@ impl Session {
     /// a session's first cycle, include globs none of which matched a file
     /// leave nothing to search: [`Error::NothingIncluded`]. (A later cycle's
     /// globs add to the first's, so it lists them.) Not after a walk cut
-    /// short: a glob may match a file it did not reach.
+    /// short or one that could not read a directory: a glob may match a file
+    /// it did not reach.
     fn check_includes(
         &self,
         loaded: &[Loaded],
         walk_stopped: Option<StopReason>,
         stats: &mut Stats,
     ) -> Result<()> {
-        if self.query.patterns.is_empty() || walk_stopped.is_some() {
+        if self.query.patterns.is_empty()
+            || walk_stopped.is_some()
+            || !self.dirs_not_read.is_empty()
+        {
             return Ok(());
         }
         let paths = loaded.iter().map(|l| l.entry.rel.as_str());
@@ -315,14 +320,23 @@ impl Session {
             ..Stats::default()
         };
         stats.skipped.links_not_followed = self.links_not_followed;
-        // Files no answer can name, within the query's globs.
+        // Files no answer can name, within the query's globs, and the
+        // directories the walk could not read, unless excluded whole.
         let not_utf8: Vec<&SkippedFile> = self
             .not_utf8
             .iter()
             .filter(|f| filter.is_match(&f.path))
             .collect();
+        let dirs_not_read: Vec<&SkippedFile> = self
+            .dirs_not_read
+            .iter()
+            .filter(|d| !filter.excludes_dir(&d.path))
+            .collect();
         stats.skipped.name_not_utf8 = not_utf8.len();
-        stats.skipped_files = not_utf8
+        stats.skipped.dirs_not_read = dirs_not_read.len();
+        let mut listed: Vec<&SkippedFile> = not_utf8.into_iter().chain(dirs_not_read).collect();
+        listed.sort_by(|a, b| a.path.cmp(&b.path));
+        stats.skipped_files = listed
             .into_iter()
             .take(MAX_SKIPPED_LISTED)
             .cloned()
