@@ -499,6 +499,14 @@ impl Filter {
         self.include.as_ref().is_none_or(matches) && !self.exclude.as_ref().is_some_and(matches)
     }
 
+    /// Whether the file `rel` passes the include globs (whatever the excludes say).
+    fn is_included(&self, rel: &str) -> bool {
+        let rel = Path::new(rel.trim_start_matches('/'));
+        self.include
+            .as_ref()
+            .is_none_or(|set| set.matched_path_or_any_parents(rel, false).is_ignore())
+    }
+
     /// Whether the excludes remove the directory `rel` and all below it
     /// (it, or a directory above it, matches an exclude). The includes
     /// cannot say that much: a directory not read may hold a file they match.
@@ -532,6 +540,42 @@ pub fn unmatched_includes<'a>(
         open.retain(|(_, set)| !set.matched_path_or_any_parents(rel, false).is_ignore());
     }
     open.into_iter().map(|(g, _)| g.clone()).collect()
+}
+
+/// The exclude globs of `excludes` (those `filter` was built with) that,
+/// between them, remove every one of `paths` (relative, `/`-separated) the
+/// include globs let through, as given: each is tried alone and listed when
+/// it matches one of those paths. Empty when a path passes `filter` (over at
+/// the first) or none is included; `!` globs take back and are never listed.
+pub fn excluding_all<'a>(
+    filter: &Filter,
+    excludes: &[String],
+    paths: impl IntoIterator<Item = &'a str>,
+) -> Vec<String> {
+    let globs: Vec<(&String, Gitignore)> = excludes
+        .iter()
+        .filter(|g| !g.trim().is_empty() && !g.trim().starts_with('!'))
+        .filter_map(|g| Some((g, compile("excludes", std::slice::from_ref(g)).ok()??)))
+        .collect();
+    let mut used = vec![false; globs.len()];
+    for rel in paths {
+        if filter.is_match(rel) {
+            return Vec::new();
+        }
+        if !filter.is_included(rel) {
+            continue;
+        }
+        let path = Path::new(rel.trim_start_matches('/'));
+        for ((_, set), used) in globs.iter().zip(used.iter_mut()) {
+            *used = *used || set.matched_path_or_any_parents(path, false).is_ignore();
+        }
+    }
+    globs
+        .into_iter()
+        .zip(used)
+        .filter(|(_, used)| *used)
+        .map(|((g, _), _)| g.clone())
+        .collect()
 }
 
 /// Normalise one user glob: Windows separators become `/`, a leading `./` or `/`
@@ -915,6 +959,31 @@ mod tests {
             "a `!` glob or a blank one is never listed; `\\` is a separator"
         );
         assert_eq!(unmatched_includes(&globs, []).len(), 5);
+    }
+
+    #[test]
+    fn exclude_globs_that_leave_no_included_path_are_listed_as_given() {
+        let paths = ["src/auth/token.py", "src/app.py", "docs/guide.md"];
+        let strings =
+            |globs: &[&str]| -> Vec<String> { globs.iter().map(|g| g.to_string()).collect() };
+        let all = |includes: &[&str], excludes: &[&str]| {
+            let (includes, excludes) = (strings(includes), strings(excludes));
+            let filter = Filter::new(&includes, &excludes).unwrap();
+            excluding_all(&filter, &excludes, paths)
+        };
+        assert_eq!(all(&[], &["**"]), ["**"]);
+        assert_eq!(all(&["**"], &["**"]), ["**"]);
+        assert_eq!(
+            all(&["src/**"], &["nosuch/**", "*.py", "docs/", "!x.py"]),
+            ["*.py"],
+            "only the globs that remove an included path"
+        );
+        assert_eq!(all(&[], &["*.py", "docs"]), ["*.py", "docs"]);
+        assert!(all(&[], &["*.py"]).is_empty(), "docs/guide.md is left");
+        assert!(all(&[], &["**", "!src/app.py"]).is_empty(), "taken back");
+        assert!(all(&["nosuch/**"], &["**"]).is_empty(), "nothing included");
+        let filter = Filter::new(&[], &strings(&["**"])).unwrap();
+        assert!(excluding_all(&filter, &strings(&["**"]), []).is_empty());
     }
 
     /// `depth` nested directories `name/name/…` under `dir`, the last

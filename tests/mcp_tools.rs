@@ -267,6 +267,17 @@ async fn bad_input_is_an_error_result_that_says_how_to_fix_it() {
             json!({"task": "token expiry", "root": root, "patterns": ["nosuch/**"]}),
             "matches the include glob \"nosuch/**\" (`patterns`, --include): nothing was searched",
         ),
+        // It answered 0 files, stop no_candidates, "9 excluded".
+        (
+            "retrieve",
+            json!({"task": "token expiry", "root": root, "excludes": ["**"]}),
+            "the exclude glob \"**\" (`excludes`, --exclude) excludes every file under the root",
+        ),
+        (
+            "dispatch",
+            json!({"task": "token expiry", "root": root, "patterns": ["auth/**"], "excludes": ["auth/**"]}),
+            "excludes every file under the root",
+        ),
         (
             "retrieve",
             json!({"task": "x", "root": root, "max_cycles": 0}),

@@ -686,6 +686,75 @@ fn files_whose_names_are_not_utf8_are_listed_as_skipped_never_hidden_or_ignored_
     assert_eq!(out.stats.skipped_files.len(), 1, "{:?}", out.stats);
 }
 
+#[test]
+fn exclude_globs_that_leave_no_file_are_an_error_naming_them() {
+    // Excluding everything answered 0 files, stop `no_candidates`, "2
+    // excluded", while the include globs that matched nothing were an error.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "src/widgets.py",
+        format!("def {IDENT}():\n    pass\n"),
+    );
+    write(dir.path(), "docs/guide.md", IDENT);
+    let engine = Engine::new(EngineOptions::default());
+    let run = |patterns: &[&str], excludes: &[&str]| {
+        engine.retrieve(
+            RetrieveParams {
+                task: IDENT.into(),
+                root: Some(dir.path().to_string_lossy().into_owned()),
+                patterns: patterns.iter().map(|p| p.to_string()).collect(),
+                excludes: excludes.iter().map(|p| p.to_string()).collect(),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+    };
+    let err = run(&[], &["**"]).unwrap_err().to_string();
+    assert!(
+        err.contains(
+            r#"the exclude glob "**" (`excludes`, --exclude) excludes every file under the root"#
+        ) && err.contains(": nothing was searched (2 files walked). To fix it, narrow the globs"),
+        "{err}"
+    );
+    // With includes: only the globs that removed an included file are named.
+    let err = run(&["src/**"], &["src/**", "nosuch/**"])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(r#"the exclude glob "src/**" (`excludes`, --exclude) excludes every file under the root"#)
+            && err.contains(" that the include globs match: nothing was searched"),
+        "{err}"
+    );
+    let err = run(&[], &["*.py", "docs/", "!nosuch"])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            r#"the exclude globs "*.py", "docs/" (`excludes`, --exclude) exclude every file"#
+        ),
+        "{err}"
+    );
+    // A file left to search: no error.
+    let out = run(&[], &["docs/"]).unwrap();
+    assert_eq!(paths(&out), ["src/widgets.py"]);
+    let out = run(&[], &["**", "!src/widgets.py"]).unwrap();
+    assert_eq!(paths(&out), ["src/widgets.py"]);
+    // A step-wise session is refused the same way in its first cycle.
+    let err = engine
+        .dispatch(
+            DispatchParams {
+                task: Some(IDENT.into()),
+                root: Some(dir.path().to_string_lossy().into_owned()),
+                excludes: vec!["**".into()],
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("excludes every file"), "{err}");
+}
+
 /// `depth` nested directories `name/name/…` under `dir`, the last holding
 /// `file`, made one level at a time (`mkdirat`, `openat`): the whole path
 /// may be longer than the system lets a path be.

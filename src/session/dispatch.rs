@@ -6,7 +6,7 @@ use crate::corpus::{Corpus, Doc, Loaded, Skip};
 use crate::error::{Error, Result};
 use crate::score::{self, Candidate, Evidence};
 use crate::types::*;
-use crate::walk::{unmatched_includes, walk_with, DependencyDirs, Filter};
+use crate::walk::{excluding_all, unmatched_includes, walk_with, DependencyDirs, Filter};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -36,6 +36,7 @@ impl Session {
         let t_load = t0.elapsed();
         let (docs, mut stats) = self.sort_out(&loaded, &filter, walk_stopped);
         self.check_includes(&loaded, walk_stopped, &mut stats)?;
+        self.check_excludes(&loaded, &filter, walk_stopped, &stats)?;
         let cands: Vec<Candidate> = docs
             .iter()
             .map(|(rel, doc, allowed)| Candidate {
@@ -304,6 +305,42 @@ impl Session {
         }
         stats.unmatched_patterns = unmatched;
         Ok(())
+    }
+
+    /// In a session's first cycle, exclude globs that remove every file the
+    /// walk found that the include globs let through leave nothing to
+    /// search: [`Error::EverythingExcluded`], naming the globs that did (as
+    /// [`Error::NothingIncluded`] names the includes). It answered 0 files,
+    /// stop `no_candidates`. (A later cycle's globs, and those `refine`
+    /// adds, exclude files an earlier cycle found.) Not after a walk cut
+    /// short, nor while a directory the excludes leave was not read: a file
+    /// there may pass.
+    fn check_excludes(
+        &self,
+        loaded: &[Loaded],
+        filter: &Filter,
+        walk_stopped: Option<StopReason>,
+        stats: &Stats,
+    ) -> Result<()> {
+        if self.cycle != 1
+            || self.query.excludes.is_empty()
+            || walk_stopped.is_some()
+            || stats.skipped.dirs_not_read > 0
+        {
+            return Ok(());
+        }
+        let paths = loaded.iter().map(|l| l.entry.rel.as_str());
+        let skipped = self.not_utf8.iter().map(|f| f.path.as_str());
+        let globs = excluding_all(filter, &self.query.excludes, paths.chain(skipped));
+        if globs.is_empty() {
+            return Ok(());
+        }
+        Err(Error::EverythingExcluded {
+            globs,
+            root: self.config.root.clone(),
+            with_includes: self.query.patterns.iter().any(|g| !g.trim().is_empty()),
+            walked: loaded.len() + self.not_utf8.len(),
+        })
     }
 
     /// The read files with whether the query's filter allows each, and the
