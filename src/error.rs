@@ -98,6 +98,20 @@ pub enum Error {
         walked: usize,
     },
 
+    /// The exclude globs remove every file the walk found that the include
+    /// globs (if any) let through: nothing to search.
+    #[error("the exclude glob{} {} (`excludes`, --exclude) {} every file under the root {:?}{}: nothing was searched ({walked} files walked). To fix it, narrow the globs (each is relative to the root; one without `/`, like \"tests\" or \"*.md\", matches at any depth, and \"**\" matches every file), or leave them out", if .globs.len() == 1 { "" } else { "s" }, quoted(.globs), if .globs.len() == 1 { "excludes" } else { "exclude" }, clip_path(.root), if *.with_includes { " that the include globs match" } else { "" })]
+    EverythingExcluded {
+        /// The exclude globs that match an included file, as given.
+        globs: Vec<String>,
+        /// The root searched.
+        root: PathBuf,
+        /// Whether include globs were given (the excludes removed what they let through).
+        with_includes: bool,
+        /// How many files the walk found (none of them left to search).
+        walked: usize,
+    },
+
     /// A numeric setting lies outside its bound.
     #[error("`{field}` = {value} is out of range: it must be between {min} and {max}")]
     OutOfRange {

@@ -165,6 +165,7 @@ pub fn skipped_line(out: &RetrieveOutput) -> Option<String> {
         (k.not_read, "not read (stopped early)"),
         (k.links_not_followed, "links not followed"),
         (k.name_not_utf8, "with names not UTF-8"),
+        (k.dirs_not_read, "directories not read"),
     ]
     .iter()
     .filter(|(n, _)| *n > 0)
@@ -177,8 +178,8 @@ pub fn skipped_line(out: &RetrieveOutput) -> Option<String> {
 const SKIPPED_FILES_SHOWN: usize = 10;
 
 /// The lines that say what the call did not search although asked to: the
-/// include globs that matched no file, and the files it found but could not
-/// search (by path, with why). Each line ends in `\n`; empty when neither.
+/// include globs that matched no file, and the files and directories it
+/// found but could not search (by path, with why). Each line ends in `\n`; empty when neither.
 pub(crate) fn unsearched_lines(stats: &Stats) -> String {
     let mut s = String::new();
     if !stats.unmatched_patterns.is_empty() {
@@ -199,7 +200,8 @@ pub(crate) fn unsearched_lines(stats: &Stats) -> String {
             .take(SKIPPED_FILES_SHOWN)
             .map(|f| format!("{} ({})", one_line(&f.path), f.reason))
             .collect();
-        let more = stats.skipped.name_not_utf8.max(stats.skipped_files.len()) - shown.len();
+        let counted = stats.skipped.name_not_utf8 + stats.skipped.dirs_not_read;
+        let more = counted.max(stats.skipped_files.len()) - shown.len();
         if more > 0 {
             shown.push(format!("{more} more"));
         }

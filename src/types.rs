@@ -202,6 +202,9 @@ pub struct Skipped {
     /// Files whose name, or a directory's above them, is not UTF-8: listed in `stats.skipped_files`, not read. Absent when none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub name_not_utf8: usize,
+    /// Directories that could not be read, in full or in part (permission denied, a path longer than the system allows, an I/O error): the files below them are not searched. Listed in `stats.skipped_files`. Absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dirs_not_read: usize,
 }
 
 /// Whether a count is zero (a count added after the others is left out of
@@ -236,9 +239,10 @@ pub struct Stats {
     /// the densest lines. Sorted by path; absent when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_parsed: Vec<NotParsed>,
-    /// Files the walk found (past the hidden and ignore rules, and the
-    /// query's globs) but did not search, each with why; sorted by path, at
-    /// most 100 (`skipped.name_not_utf8` counts them all); absent when empty.
+    /// Files and directories the walk found (past the hidden and ignore
+    /// rules, and the query's globs) but did not search, each with why;
+    /// sorted by path, at most 100 (`skipped.name_not_utf8` and
+    /// `skipped.dirs_not_read` count them all); absent when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped_files: Vec<SkippedFile>,
     /// Include globs (`patterns`, --include) that matched no file the walk
@@ -250,14 +254,17 @@ pub struct Stats {
     pub elapsed_ms: u64,
 }
 
-/// A file the walk found and the call did not search (see `Stats::skipped_files`).
+/// A file or directory the walk found and the call did not search (see `Stats::skipped_files`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SkippedFile {
     /// Path relative to the root, `/`-separated; a byte of a name that is
     /// not UTF-8 is written `\xNN`.
     pub path: String,
     /// Why: `file name is not UTF-8` or `directory name is not UTF-8` (the
-    /// file cannot be named in an answer or a glob; rename it to search it).
+    /// file cannot be named in an answer or a glob; rename it to search it),
+    /// or `directory could not be read: ` (`could be read only in part: `)
+    /// and the system's message, e.g. `Permission denied (os error 13)` (no
+    /// file below it is searched).
     pub reason: String,
 }
 

@@ -98,6 +98,11 @@ pub struct Walked {
     /// not UTF-8, sorted: no answer, glob or judgment can name them, so they
     /// are listed, not read (a lossy name could even name another file).
     pub not_utf8: Vec<SkippedFile>,
+    /// Directories the hidden and ignore rules admit that could not be
+    /// listed, in full or in part (permission denied, a path longer than the
+    /// system allows, an I/O error), sorted, each with why: the files below
+    /// them are missing from `files`.
+    pub dirs_not_read: Vec<SkippedFile>,
 }
 
 /// The files the walk admits under `root` with [`WalkOptions`], entering
@@ -115,6 +120,9 @@ pub fn walk_with(
     let dirs: Mutex<Vec<PathBuf>> = Default::default();
     // Files whose path below the root is not UTF-8.
     let not_utf8: Mutex<Vec<PathBuf>> = Default::default();
+    // What `ignore` could not read: judged once the walk knows which
+    // directories it admitted.
+    let errors: Mutex<Vec<ignore::Error>> = Default::default();
     let out = Mutex::new(Vec::new());
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
@@ -142,13 +150,14 @@ pub fn walk_with(
         )
         .build_parallel();
     walker.run(|| {
-        let (out, links, dirs, not_utf8) = (&out, &links, &dirs, &not_utf8);
+        let (out, links, dirs, not_utf8, errors) = (&out, &links, &dirs, &not_utf8, &errors);
         Box::new(move |res| {
             if stop() {
                 return ignore::WalkState::Quit;
             }
-            if let Ok(dent) = res {
-                match dent.file_type() {
+            match res {
+                Err(err) => errors.lock().expect("walk errors poisoned").push(err),
+                Ok(dent) => match dent.file_type() {
                     Some(t) if t.is_symlink() => links
                         .lock()
                         .expect("walk links poisoned")
@@ -170,7 +179,7 @@ pub fn walk_with(
                         }
                     }
                     _ => {}
-                }
+                },
             }
             ignore::WalkState::Continue
         })
@@ -179,10 +188,12 @@ pub fn walk_with(
     files.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
     let links = links.into_inner().expect("walk links poisoned");
     let not_utf8 = not_utf8.into_inner().expect("walk names poisoned");
+    let mut dirs = dirs.into_inner().expect("walk dirs poisoned");
+    let errors = errors.into_inner().expect("walk errors poisoned");
+    let dirs_not_read = dirs_not_read(root, &errors, &dirs);
     let links_not_followed = if links.is_empty() {
         0
     } else {
-        let mut dirs = dirs.into_inner().expect("walk dirs poisoned");
         // A link to a file listed as not UTF-8 reached it: an alias.
         dirs.extend(not_utf8.iter().cloned());
         count_refused_links(root, &links, &files, &dirs)
@@ -207,6 +218,72 @@ pub fn walk_with(
         files,
         links_not_followed,
         not_utf8,
+        dirs_not_read,
+    }
+}
+
+/// The directories `errors` name that the walk admitted (`dirs`), each with
+/// why, by path below the root, sorted. Only those: `ignore` reports an
+/// entry it cannot even type before the hidden and ignore rules see it,
+/// and the ignore files of the root's parents are outside the root, so an
+/// error on any other path is logged, never shown. The reason is the
+/// system's message alone (`File name too long (os error 36)`): `ignore`'s
+/// own message holds the absolute path.
+fn dirs_not_read(root: &Path, errors: &[ignore::Error], dirs: &[PathBuf]) -> Vec<SkippedFile> {
+    if errors.is_empty() {
+        return Vec::new();
+    }
+    let admitted: std::collections::HashSet<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    let mut listed: Vec<SkippedFile> = Vec::new();
+    for err in errors {
+        let (path, depth, io) = error_parts(err);
+        let below = path
+            .filter(|p| admitted.contains(p))
+            .and_then(|p| p.strip_prefix(root).ok());
+        let Some(rel) = below else {
+            tracing::debug!(%err, "walk error on no directory the walk admitted: not listed");
+            continue;
+        };
+        let why = io.map_or_else(
+            || "an error".to_string(),
+            |io| match io.raw_os_error() {
+                Some(_) => io.to_string(),
+                None => io.kind().to_string(),
+            },
+        );
+        // `ignore` gives a directory's own error its depth, an entry's the next.
+        let whole = depth.is_none_or(|d| d == rel.components().count());
+        let path = if rel.as_os_str().is_empty() {
+            ".".to_string()
+        } else {
+            shown_path(rel)
+        };
+        let reason = if whole {
+            format!("directory could not be read: {why}")
+        } else {
+            format!("directory could be read only in part: {why}")
+        };
+        if !listed.iter().any(|f| f.path == path && f.reason == reason) {
+            listed.push(SkippedFile { path, reason });
+        }
+    }
+    listed.sort_unstable_by(|a, b| a.path.cmp(&b.path).then_with(|| a.reason.cmp(&b.reason)));
+    listed
+}
+
+/// The path, depth and I/O error an `ignore` error carries, where it has them.
+fn error_parts(err: &ignore::Error) -> (Option<&Path>, Option<usize>, Option<&std::io::Error>) {
+    match err {
+        ignore::Error::WithDepth { depth, err } => {
+            let (path, _, io) = error_parts(err);
+            (path, Some(*depth), io)
+        }
+        ignore::Error::WithPath { path, err } => {
+            let (_, depth, io) = error_parts(err);
+            (Some(path), depth, io)
+        }
+        ignore::Error::Io(io) => (None, None, Some(io)),
+        _ => (None, None, None),
     }
 }
 
@@ -217,8 +294,8 @@ fn is_utf8_below(root: &Path, path: &Path) -> bool {
         .map_or(true, |rel| rel.to_str().is_some())
 }
 
-/// A relative path that is not UTF-8, shown `/`-separated with each byte
-/// that is not UTF-8 as `\xNN` (`src/bad\xffname.py`).
+/// A relative path, shown `/`-separated with each byte that is not UTF-8
+/// as `\xNN` (`src/bad\xffname.py`).
 fn shown_path(rel: &Path) -> String {
     rel.components()
         .map(|c| {
@@ -421,6 +498,24 @@ impl Filter {
         };
         self.include.as_ref().is_none_or(matches) && !self.exclude.as_ref().is_some_and(matches)
     }
+
+    /// Whether the file `rel` passes the include globs (whatever the excludes say).
+    fn is_included(&self, rel: &str) -> bool {
+        let rel = Path::new(rel.trim_start_matches('/'));
+        self.include
+            .as_ref()
+            .is_none_or(|set| set.matched_path_or_any_parents(rel, false).is_ignore())
+    }
+
+    /// Whether the excludes remove the directory `rel` and all below it
+    /// (it, or a directory above it, matches an exclude). The includes
+    /// cannot say that much: a directory not read may hold a file they match.
+    pub fn excludes_dir(&self, rel: &str) -> bool {
+        let rel = Path::new(rel.trim_start_matches('/'));
+        self.exclude
+            .as_ref()
+            .is_some_and(|set| set.matched_path_or_any_parents(rel, true).is_ignore())
+    }
 }
 
 /// The include globs of `includes` that match none of `paths` (relative,
@@ -445,6 +540,42 @@ pub fn unmatched_includes<'a>(
         open.retain(|(_, set)| !set.matched_path_or_any_parents(rel, false).is_ignore());
     }
     open.into_iter().map(|(g, _)| g.clone()).collect()
+}
+
+/// The exclude globs of `excludes` (those `filter` was built with) that,
+/// between them, remove every one of `paths` (relative, `/`-separated) the
+/// include globs let through, as given: each is tried alone and listed when
+/// it matches one of those paths. Empty when a path passes `filter` (over at
+/// the first) or none is included; `!` globs take back and are never listed.
+pub fn excluding_all<'a>(
+    filter: &Filter,
+    excludes: &[String],
+    paths: impl IntoIterator<Item = &'a str>,
+) -> Vec<String> {
+    let globs: Vec<(&String, Gitignore)> = excludes
+        .iter()
+        .filter(|g| !g.trim().is_empty() && !g.trim().starts_with('!'))
+        .filter_map(|g| Some((g, compile("excludes", std::slice::from_ref(g)).ok()??)))
+        .collect();
+    let mut used = vec![false; globs.len()];
+    for rel in paths {
+        if filter.is_match(rel) {
+            return Vec::new();
+        }
+        if !filter.is_included(rel) {
+            continue;
+        }
+        let path = Path::new(rel.trim_start_matches('/'));
+        for ((_, set), used) in globs.iter().zip(used.iter_mut()) {
+            *used = *used || set.matched_path_or_any_parents(path, false).is_ignore();
+        }
+    }
+    globs
+        .into_iter()
+        .zip(used)
+        .filter(|(_, used)| *used)
+        .map(|((g, _), _)| g.clone())
+        .collect()
 }
 
 /// Normalise one user glob: Windows separators become `/`, a leading `./` or `/`
@@ -828,6 +959,82 @@ mod tests {
             "a `!` glob or a blank one is never listed; `\\` is a separator"
         );
         assert_eq!(unmatched_includes(&globs, []).len(), 5);
+    }
+
+    #[test]
+    fn exclude_globs_that_leave_no_included_path_are_listed_as_given() {
+        let paths = ["src/auth/token.py", "src/app.py", "docs/guide.md"];
+        let strings =
+            |globs: &[&str]| -> Vec<String> { globs.iter().map(|g| g.to_string()).collect() };
+        let all = |includes: &[&str], excludes: &[&str]| {
+            let (includes, excludes) = (strings(includes), strings(excludes));
+            let filter = Filter::new(&includes, &excludes).unwrap();
+            excluding_all(&filter, &excludes, paths)
+        };
+        assert_eq!(all(&[], &["**"]), ["**"]);
+        assert_eq!(all(&["**"], &["**"]), ["**"]);
+        assert_eq!(
+            all(&["src/**"], &["nosuch/**", "*.py", "docs/", "!x.py"]),
+            ["*.py"],
+            "only the globs that remove an included path"
+        );
+        assert_eq!(all(&[], &["*.py", "docs"]), ["*.py", "docs"]);
+        assert!(all(&[], &["*.py"]).is_empty(), "docs/guide.md is left");
+        assert!(all(&[], &["**", "!src/app.py"]).is_empty(), "taken back");
+        assert!(all(&["nosuch/**"], &["**"]).is_empty(), "nothing included");
+        let filter = Filter::new(&[], &strings(&["**"])).unwrap();
+        assert!(excluding_all(&filter, &strings(&["**"]), []).is_empty());
+    }
+
+    /// `depth` nested directories `name/name/…` under `dir`, the last
+    /// holding `file`, made one level at a time (`mkdirat`, `openat`): the
+    /// whole path may be longer than the system lets a path be.
+    #[cfg(target_os = "linux")]
+    fn deep_tree(dir: &Path, name: &str, depth: usize, file: &str) {
+        use rustix::fs::{mkdirat, openat, Mode, OFlags, CWD};
+        let open = OFlags::DIRECTORY | OFlags::RDONLY;
+        let mut fd = openat(CWD, dir, open, Mode::empty()).unwrap();
+        for _ in 0..depth {
+            mkdirat(&fd, name, Mode::from_raw_mode(0o755)).unwrap();
+            fd = openat(&fd, name, open, Mode::empty()).unwrap();
+        }
+        let create = OFlags::CREATE | OFlags::WRONLY;
+        let f = openat(&fd, file, create, Mode::from_raw_mode(0o644)).unwrap();
+        rustix::io::write(&f, b"def zorblax_deep():\n    pass\n").unwrap();
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_directory_that_cannot_be_read_is_listed_never_a_hidden_or_ignored_one() {
+        // 1,030 levels of `abc/` pass PATH_MAX (4,096 bytes): the walk cannot
+        // list the directory whose path is too long (as root can: permissions
+        // would not stop the tests' user everywhere). It vanished unnamed.
+        let dir = tree(&["a.py", "gen/keep.txt", ".hid/keep.txt"]);
+        std::fs::write(dir.path().join(".ignore"), "gen/\n").unwrap();
+        for at in ["", "gen", ".hid"] {
+            deep_tree(&dir.path().join(at), "abc", 1030, "zorblax.py");
+        }
+        let walked = walk_with(
+            dir.path(),
+            WalkOptions::default(),
+            &DependencyDirs::default(),
+            &|| false,
+        );
+        assert_eq!(rels(&walked.files), ["a.py"]);
+        let [only] = walked.dirs_not_read.as_slice() else {
+            panic!("{:?}", walked.dirs_not_read);
+        };
+        assert_eq!(
+            only.reason,
+            "directory could not be read: File name too long (os error 36)"
+        );
+        assert!(
+            only.path.split('/').all(|c| c == "abc"),
+            "relative, and in the tree that is neither hidden nor ignored: {}",
+            only.path
+        );
+        let full = dir.path().join(&only.path).as_os_str().len();
+        assert!(full >= 4096 && full - 4 < 4096, "{full}");
     }
 
     #[cfg(target_os = "linux")]

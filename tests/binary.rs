@@ -187,6 +187,11 @@ fn cli_errors_go_to_stderr_with_a_nonzero_exit() {
             ],
             "matches the include glob \"nosuch/**\" (`patterns`, --include): nothing was searched",
         ),
+        // It answered "0 files" ("9 excluded").
+        (
+            &["retrieve", "token expiry", "--exclude", "**", "--root", "."],
+            "the exclude glob \"**\" (`excludes`, --exclude) excludes every file under the root",
+        ),
     ];
     for (args, expected) in cases {
         let out = Command::new(BIN).args(*args).output().unwrap();

@@ -132,6 +132,52 @@ async fn step_wise_loop_dispatch_evaluate_refine() {
 }
 
 #[tokio::test]
+async fn an_agent_note_becomes_a_gap_cut_to_200_characters() {
+    // A 1 MB `missing_context` came back whole as the gap's description,
+    // in the text and in the structured content, whatever `budget_tokens`.
+    let c = client(None).await;
+    let d = ok(
+        &c,
+        "dispatch",
+        json!({"task": "Fix the token expiry bug", "root": fixture(), "budget_tokens": 600}),
+    )
+    .await;
+    let sid = d["session_id"].as_str().unwrap();
+    let note = "who calls is_expired ".repeat(50_000);
+    let r = call(
+        &c,
+        "evaluate",
+        json!({"session_id": sid, "judgments": [
+            {"path": "auth/token.py", "relevance": 0.95, "missing_context": note}
+        ]}),
+    )
+    .await;
+    assert_ne!(r.is_error, Some(true), "{}", text(&r));
+    let out = r.structured_content.clone().unwrap();
+    let gap = out["gaps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["kind"] == "agent_reported")
+        .expect("the note is a gap");
+    let description = gap["description"].as_str().unwrap();
+    let kept: String = note.chars().take(200).collect();
+    assert_eq!(
+        description,
+        format!("{kept}… ({} bytes in all)", note.len()),
+        "cut as echoed values are"
+    );
+    assert!(
+        out.to_string().len() < 20_000,
+        "{} bytes",
+        out.to_string().len()
+    );
+    assert!(text(&r).len() < 20_000, "{} bytes of text", text(&r).len());
+    assert!(text(&r).contains(&kept), "the text names the gap");
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn dispatch_without_task_or_session_id_names_both() {
     // It said only "task is empty", as if a task were the only way.
     let c = client(Some(fixture())).await;
@@ -220,6 +266,17 @@ async fn bad_input_is_an_error_result_that_says_how_to_fix_it() {
             "retrieve",
             json!({"task": "token expiry", "root": root, "patterns": ["nosuch/**"]}),
             "matches the include glob \"nosuch/**\" (`patterns`, --include): nothing was searched",
+        ),
+        // It answered 0 files, stop no_candidates, "9 excluded".
+        (
+            "retrieve",
+            json!({"task": "token expiry", "root": root, "excludes": ["**"]}),
+            "the exclude glob \"**\" (`excludes`, --exclude) excludes every file under the root",
+        ),
+        (
+            "dispatch",
+            json!({"task": "token expiry", "root": root, "patterns": ["auth/**"], "excludes": ["auth/**"]}),
+            "excludes every file under the root",
         ),
         (
             "retrieve",

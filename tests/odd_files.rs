@@ -687,6 +687,149 @@ fn files_whose_names_are_not_utf8_are_listed_as_skipped_never_hidden_or_ignored_
 }
 
 #[test]
+fn exclude_globs_that_leave_no_file_are_an_error_naming_them() {
+    // Excluding everything answered 0 files, stop `no_candidates`, "2
+    // excluded", while the include globs that matched nothing were an error.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "src/widgets.py",
+        format!("def {IDENT}():\n    pass\n"),
+    );
+    write(dir.path(), "docs/guide.md", IDENT);
+    let engine = Engine::new(EngineOptions::default());
+    let run = |patterns: &[&str], excludes: &[&str]| {
+        engine.retrieve(
+            RetrieveParams {
+                task: IDENT.into(),
+                root: Some(dir.path().to_string_lossy().into_owned()),
+                patterns: patterns.iter().map(|p| p.to_string()).collect(),
+                excludes: excludes.iter().map(|p| p.to_string()).collect(),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+    };
+    let err = run(&[], &["**"]).unwrap_err().to_string();
+    assert!(
+        err.contains(
+            r#"the exclude glob "**" (`excludes`, --exclude) excludes every file under the root"#
+        ) && err.contains(": nothing was searched (2 files walked). To fix it, narrow the globs"),
+        "{err}"
+    );
+    // With includes: only the globs that removed an included file are named.
+    let err = run(&["src/**"], &["src/**", "nosuch/**"])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(r#"the exclude glob "src/**" (`excludes`, --exclude) excludes every file under the root"#)
+            && err.contains(" that the include globs match: nothing was searched"),
+        "{err}"
+    );
+    let err = run(&[], &["*.py", "docs/", "!nosuch"])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            r#"the exclude globs "*.py", "docs/" (`excludes`, --exclude) exclude every file"#
+        ),
+        "{err}"
+    );
+    // A file left to search: no error.
+    let out = run(&[], &["docs/"]).unwrap();
+    assert_eq!(paths(&out), ["src/widgets.py"]);
+    let out = run(&[], &["**", "!src/widgets.py"]).unwrap();
+    assert_eq!(paths(&out), ["src/widgets.py"]);
+    // A step-wise session is refused the same way in its first cycle.
+    let err = engine
+        .dispatch(
+            DispatchParams {
+                task: Some(IDENT.into()),
+                root: Some(dir.path().to_string_lossy().into_owned()),
+                excludes: vec!["**".into()],
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("excludes every file"), "{err}");
+}
+
+/// `depth` nested directories `name/name/…` under `dir`, the last holding
+/// `file`, made one level at a time (`mkdirat`, `openat`): the whole path
+/// may be longer than the system lets a path be.
+#[cfg(target_os = "linux")]
+fn deep_tree(dir: &Path, name: &str, depth: usize, file: &str, text: &str) {
+    use rustix::fs::{mkdirat, openat, Mode, OFlags, CWD};
+    let open = OFlags::DIRECTORY | OFlags::RDONLY;
+    let mut fd = openat(CWD, dir, open, Mode::empty()).unwrap();
+    for _ in 0..depth {
+        mkdirat(&fd, name, Mode::from_raw_mode(0o755)).unwrap();
+        fd = openat(&fd, name, open, Mode::empty()).unwrap();
+    }
+    let create = OFlags::CREATE | OFlags::WRONLY;
+    let f = openat(&fd, file, create, Mode::from_raw_mode(0o644)).unwrap();
+    rustix::io::write(&f, text.as_bytes()).unwrap();
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_directory_the_walk_cannot_read_is_listed_as_skipped() {
+    // 1,030 levels of `abc/` pass PATH_MAX (4,096 bytes): `retrieve
+    // zorblax_deep` walked 0 files and said nothing of the directory.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    deep_tree(
+        root,
+        "abc",
+        1030,
+        "zorblax.py",
+        "def zorblax_deep():\n    pass\n",
+    );
+    let engine = Engine::new(EngineOptions::default());
+    let out = retrieve(&engine, root, "zorblax_deep");
+    assert!(out.files.is_empty(), "{:?}", out.files);
+    assert_eq!(out.stats.skipped.dirs_not_read, 1, "{:?}", out.stats);
+    let [only] = out.stats.skipped_files.as_slice() else {
+        panic!("{:?}", out.stats.skipped_files);
+    };
+    assert_eq!(
+        only.reason,
+        "directory could not be read: File name too long (os error 36)"
+    );
+    assert!(
+        only.path.starts_with("abc/abc/") && only.path.split('/').all(|c| c == "abc"),
+        "relative to the root: {}",
+        only.path
+    );
+    let text = ctxloop::render::render_text(&out);
+    assert!(text.contains("1 directories not read"), "{text}");
+    assert!(text.contains("not searched: abc/abc/"), "{text}");
+
+    // An exclude glob that removes the directory leaves it out.
+    write(root, "a.py", "def zorblax_deep():\n    pass\n");
+    let excluding = |glob: &str| {
+        engine
+            .retrieve(
+                RetrieveParams {
+                    task: "zorblax_deep".into(),
+                    root: Some(root.to_string_lossy().into_owned()),
+                    excludes: vec![glob.into()],
+                    ..Default::default()
+                },
+                &CallOptions::PLAIN,
+            )
+            .unwrap()
+    };
+    let out = excluding("abc/");
+    assert_eq!(paths(&out), ["a.py"]);
+    assert!(out.stats.skipped_files.is_empty(), "{:?}", out.stats);
+    assert_eq!(out.stats.skipped.dirs_not_read, 0);
+    let out = excluding("*.md");
+    assert_eq!(out.stats.skipped.dirs_not_read, 1, "{:?}", out.stats);
+}
+
+#[test]
 fn include_globs_that_match_no_file_are_named() {
     let dir = tempfile::tempdir().unwrap();
     write(

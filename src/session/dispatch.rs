@@ -6,7 +6,7 @@ use crate::corpus::{Corpus, Doc, Loaded, Skip};
 use crate::error::{Error, Result};
 use crate::score::{self, Candidate, Evidence};
 use crate::types::*;
-use crate::walk::{unmatched_includes, walk_with, DependencyDirs, Filter};
+use crate::walk::{excluding_all, unmatched_includes, walk_with, DependencyDirs, Filter};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -36,6 +36,7 @@ impl Session {
         let t_load = t0.elapsed();
         let (docs, mut stats) = self.sort_out(&loaded, &filter, walk_stopped);
         self.check_includes(&loaded, walk_stopped, &mut stats)?;
+        self.check_excludes(&loaded, &filter, walk_stopped, &stats)?;
         let cands: Vec<Candidate> = docs
             .iter()
             .map(|(rel, doc, allowed)| Candidate {
@@ -247,6 +248,7 @@ impl Session {
                 let walked = walk_with(&self.config.root, self.config.walk, &deps, &stop);
                 self.links_not_followed = walked.links_not_followed;
                 self.not_utf8 = walked.not_utf8;
+                self.dirs_not_read = walked.dirs_not_read;
                 let entries = walked.files;
                 let walk_stopped = limits.hit();
                 let t_walk = t0.elapsed();
@@ -270,14 +272,18 @@ impl Session {
     /// a session's first cycle, include globs none of which matched a file
     /// leave nothing to search: [`Error::NothingIncluded`]. (A later cycle's
     /// globs add to the first's, so it lists them.) Not after a walk cut
-    /// short: a glob may match a file it did not reach.
+    /// short or one that could not read a directory: a glob may match a file
+    /// it did not reach.
     fn check_includes(
         &self,
         loaded: &[Loaded],
         walk_stopped: Option<StopReason>,
         stats: &mut Stats,
     ) -> Result<()> {
-        if self.query.patterns.is_empty() || walk_stopped.is_some() {
+        if self.query.patterns.is_empty()
+            || walk_stopped.is_some()
+            || !self.dirs_not_read.is_empty()
+        {
             return Ok(());
         }
         let paths = loaded.iter().map(|l| l.entry.rel.as_str());
@@ -301,6 +307,42 @@ impl Session {
         Ok(())
     }
 
+    /// In a session's first cycle, exclude globs that remove every file the
+    /// walk found that the include globs let through leave nothing to
+    /// search: [`Error::EverythingExcluded`], naming the globs that did (as
+    /// [`Error::NothingIncluded`] names the includes). It answered 0 files,
+    /// stop `no_candidates`. (A later cycle's globs, and those `refine`
+    /// adds, exclude files an earlier cycle found.) Not after a walk cut
+    /// short, nor while a directory the excludes leave was not read: a file
+    /// there may pass.
+    fn check_excludes(
+        &self,
+        loaded: &[Loaded],
+        filter: &Filter,
+        walk_stopped: Option<StopReason>,
+        stats: &Stats,
+    ) -> Result<()> {
+        if self.cycle != 1
+            || self.query.excludes.is_empty()
+            || walk_stopped.is_some()
+            || stats.skipped.dirs_not_read > 0
+        {
+            return Ok(());
+        }
+        let paths = loaded.iter().map(|l| l.entry.rel.as_str());
+        let skipped = self.not_utf8.iter().map(|f| f.path.as_str());
+        let globs = excluding_all(filter, &self.query.excludes, paths.chain(skipped));
+        if globs.is_empty() {
+            return Ok(());
+        }
+        Err(Error::EverythingExcluded {
+            globs,
+            root: self.config.root.clone(),
+            with_includes: self.query.patterns.iter().any(|g| !g.trim().is_empty()),
+            walked: loaded.len() + self.not_utf8.len(),
+        })
+    }
+
     /// The read files with whether the query's filter allows each, and the
     /// cycle's counts of skipped files; notes a walk or read cut short.
     fn sort_out(
@@ -315,14 +357,23 @@ impl Session {
             ..Stats::default()
         };
         stats.skipped.links_not_followed = self.links_not_followed;
-        // Files no answer can name, within the query's globs.
+        // Files no answer can name, within the query's globs, and the
+        // directories the walk could not read, unless excluded whole.
         let not_utf8: Vec<&SkippedFile> = self
             .not_utf8
             .iter()
             .filter(|f| filter.is_match(&f.path))
             .collect();
+        let dirs_not_read: Vec<&SkippedFile> = self
+            .dirs_not_read
+            .iter()
+            .filter(|d| !filter.excludes_dir(&d.path))
+            .collect();
         stats.skipped.name_not_utf8 = not_utf8.len();
-        stats.skipped_files = not_utf8
+        stats.skipped.dirs_not_read = dirs_not_read.len();
+        let mut listed: Vec<&SkippedFile> = not_utf8.into_iter().chain(dirs_not_read).collect();
+        listed.sort_by(|a, b| a.path.cmp(&b.path));
+        stats.skipped_files = listed
             .into_iter()
             .take(MAX_SKIPPED_LISTED)
             .cloned()

@@ -164,7 +164,9 @@ impl Session {
             if let Some(m) = &j.missing_context {
                 self.agent_gaps.push(Gap {
                     kind: GapKind::AgentReported,
-                    description: m.clone(),
+                    // Cut as every echoed value is: a 1 MB note came back
+                    // whole, twice (text and structured), past any budget.
+                    description: crate::error::clip(m),
                     symbol: None,
                     referenced_from: Some(path.clone()),
                     suggested_paths: Vec::new(),

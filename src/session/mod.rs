@@ -165,6 +165,8 @@ pub struct Session {
     links_not_followed: usize,
     /// Files of the last walk whose path is not UTF-8 (not read).
     not_utf8: Vec<SkippedFile>,
+    /// Directories of the last walk that could not be read, with why.
+    dirs_not_read: Vec<SkippedFile>,
     /// Files of this call ranked without their syntax tree, and why
     /// (`stats.not_parsed`).
     not_parsed: BTreeMap<String, crate::lang::Cap>,
@@ -215,6 +217,7 @@ impl Session {
             snapshot: None,
             links_not_followed: 0,
             not_utf8: Vec::new(),
+            dirs_not_read: Vec::new(),
             not_parsed: BTreeMap::new(),
         }
     }

@@ -16,7 +16,7 @@ pub struct Judgment {
     pub path: String,
     /// The agent's relevance in [0, 1]; it replaces the server's score. Below 0.3 the file is rejected: it is listed after every file not rejected, and its place in the answer goes to the next file you have not seen.
     pub relevance: f64,
-    /// What this file needs that is not in context yet (e.g. "where TOKEN_TTL is set"); becomes a gap.
+    /// What this file needs that is not in context yet (e.g. "where TOKEN_TTL is set"); becomes a gap, its description cut to 200 characters.
     #[serde(default)]
     pub missing_context: Option<String>,
 }
