@@ -161,7 +161,14 @@ pub fn stem_coverage(rel: &str, q: &TaskQuery) -> f64 {
     if !class_like && crate::lang::language_of(file).is_some() {
         return 1.0;
     }
-    let held = |h: &u64| q.terms.iter().any(|t| !t.alternative && t.hash == *h);
+    // The title's opening change verb (`Term::action`) names no file: it
+    // covers no word of one either (`UpdateRecord.php` against "Update the
+    // record …" is half covered, as against "the record").
+    let held = |h: &u64| {
+        q.terms
+            .iter()
+            .any(|t| !t.alternative && !t.action && t.hash == *h)
+    };
     let (mut words, mut matched) = (0usize, 0usize);
     for (whole, parts) in crate::query::tokenize::name_words(stem) {
         let n = parts.len().max(1);
@@ -283,6 +290,10 @@ mod tests {
         };
         let (insert, update) = score("Update the record filter");
         assert!((insert - update).abs() < 1e-9, "{insert} {update}");
+        // Nor does it cover a word of a class name: `UpdateRecord.php` is
+        // half covered by "Update the record filter", as by "the record".
+        let q = TaskQuery::new("Update the record filter", &[]);
+        assert_eq!(stem_coverage("src/Filters/UpdateRecord.php", &q), 0.5);
         // Named in the task's own words, not as its opening verb, the
         // file's name counts as before.
         let (insert, update) = score("The update filter drops the record");
