@@ -192,7 +192,7 @@ pub(super) fn linked(
         .flat_map(|(defs, uses)| defs.iter().chain(uses))
         .copied()
         .collect();
-    let mut held_all = holders_many(&code.docs, &all_names, MAX_HOLDERS + 2).into_iter();
+    let mut held_all = holders_of(&code, &all_names, &among).into_iter();
     let mut offers = Offers::default();
     let mut fresh_left = MAX_FRESH_PARSES;
     for ((high, rel, judged, syms), (defs, uses)) in sources.iter().zip(&names_of) {
@@ -241,6 +241,46 @@ pub(super) fn linked(
         }
     }
     offers.into_sorted()
+}
+
+/// The holders of each of `names` among the code files (the first
+/// `MAX_HOLDERS + 2`, enough to tell a rare name). Linking only among a few
+/// files (`Among::Only`: a lift's candidates), a name none of them holds
+/// links nothing, so it is not looked for in the tree: those files are
+/// scanned first, and only the names they hold are counted everywhere (a
+/// name's rarity is over the whole tree). On the Linux kernel the lift's
+/// search looked for 388 names in 55,543 files (4.25 s of a 6.8 s cold
+/// call, the texts over the memory cap read again from disk).
+fn holders_of(code: &Code<'_>, names: &[&str], among: &Among<'_>) -> Vec<Vec<usize>> {
+    let max = MAX_HOLDERS + 2;
+    let Among::Only(only) = among else {
+        return holders_many(&code.docs, names, max);
+    };
+    let few: Vec<&Doc> = code
+        .paths
+        .iter()
+        .zip(&code.docs)
+        .filter(|(p, _)| only.contains(**p))
+        .map(|(_, d)| *d)
+        .collect();
+    let in_few = holders_many(&few, names, 1);
+    let held: Vec<&str> = names
+        .iter()
+        .zip(&in_few)
+        .filter(|(_, h)| !h.is_empty())
+        .map(|(n, _)| *n)
+        .collect();
+    let mut everywhere = holders_many(&code.docs, &held, max).into_iter();
+    in_few
+        .iter()
+        .map(|h| {
+            if h.is_empty() {
+                Vec::new()
+            } else {
+                everywhere.next().unwrap_or_default()
+            }
+        })
+        .collect()
 }
 
 /// The names of `syms` that may link, sorted, at most [`MAX_NAMES`] each:
@@ -610,6 +650,44 @@ mod tests {
             l.link.to_string(),
             "defines `compute_part_10` used by high file src/high.py"
         );
+    }
+
+    #[test]
+    fn linking_among_few_files_counts_only_the_names_they_hold_and_each_in_full() {
+        // `shared_name` is in every file, `rare_name` in a candidate and one
+        // other file, `elsewhere_name` in no candidate: linking among the
+        // candidates, it is not looked for, and the others' holders are
+        // counted over the whole tree, in the order the names were asked.
+        let mut files = vec![
+            ("src/cand.py", "shared_name(); rare_name()\n".to_string()),
+            (
+                "src/other.py",
+                "shared_name(); rare_name(); elsewhere_name()\n".to_string(),
+            ),
+        ];
+        for i in 0..10 {
+            files.push((
+                [
+                    "src/a.py", "src/b.py", "src/c.py", "src/d.py", "src/e.py", "src/f.py",
+                    "src/g.py", "src/h.py", "src/i.py", "src/j.py",
+                ][i],
+                "shared_name()\n".to_string(),
+            ));
+        }
+        let docs: Vec<Doc> = files.iter().map(|(p, t)| Doc::for_test(p, t)).collect();
+        let code = Code {
+            paths: files.iter().map(|(p, _)| *p).collect(),
+            docs: docs.iter().collect(),
+        };
+        let names = ["elsewhere_name", "rare_name", "shared_name", "rare_name"];
+        let only: HashSet<&str> = ["src/cand.py"].into_iter().collect();
+        let few = holders_of(&code, &names, &Among::Only(&only));
+        let all = holders_many(&code.docs, &names, MAX_HOLDERS + 2);
+        assert!(few[0].is_empty(), "{few:?}");
+        assert_eq!(all[0], [1]);
+        assert_eq!(few[1..], all[1..]);
+        assert_eq!(few[1], [0, 1]);
+        assert_eq!(few[2].len(), MAX_HOLDERS + 2);
     }
 
     fn corpus_of(files: &[(&str, &str)]) -> BTreeMap<String, Arc<Doc>> {
