@@ -21,7 +21,7 @@ pub enum Error {
     DispatchWithoutTask,
 
     /// The task and its keywords hold no word the search can use.
-    #[error("task {:?}{} has no searchable words (terms are runs of ASCII letters, digits and `_`; stopwords and single letters are dropped): name the code or behaviour, e.g. \"session cookie SameSite\", or pass search terms as `keywords` (--keyword)", clip(.task), if *.keywords > 0 { format!(" with its {} keyword(s)", .keywords) } else { String::new() })]
+    #[error("task {:?}{} has no searchable words (terms are runs of ASCII letters, digits and `_`; stopwords, single letters and words over {} bytes are dropped): name the code or behaviour, e.g. \"session cookie SameSite\", or pass search terms as `keywords` (--keyword)", clip(.task), if *.keywords > 0 { format!(" with its {} keyword(s)", .keywords) } else { String::new() }, crate::query::MAX_TERM_BYTES)]
     NoSearchableWords {
         /// The task as given.
         task: String,

@@ -136,6 +136,11 @@ fn cli_errors_go_to_stderr_with_a_nonzero_exit() {
             &["retrieve", "the a of and", "--root", "."],
             "has no searchable words",
         ),
+        // A word longer than any name is dropped, and the message says so.
+        (
+            &["retrieve", &"x".repeat(300), "--root", "."],
+            "words over 128 bytes are dropped",
+        ),
         // Keywords without a searchable word leave the task as empty.
         (
             &[

@@ -109,7 +109,7 @@ pub const MAX_TASK_TEXT: usize = 64 * 1024;
 /// 3.75 s, 100,000 letters 142 s, before any deadline check: newcomer
 /// probe, 2026-12-06) in the terms' Aho-Corasick DFA, which now searches a
 /// term this long with an NFA instead (`termset::TermSet::new`).
-const MAX_TERM_BYTES: usize = 128;
+pub const MAX_TERM_BYTES: usize = 128;
 
 /// Extensions other than source code's that make a token a file path even
 /// without a `/`: configuration and documentation files.

@@ -38,12 +38,15 @@ macro_rules! loop_params {
             pub root: Option<String>,
             $(#[$patterns])*
             #[serde(default)]
+            #[schemars(length(max = $crate::config::MAX_LIST_ITEMS))]
             pub patterns: Vec<String>,
             $(#[$keywords])*
             #[serde(default)]
+            #[schemars(length(max = $crate::config::MAX_LIST_ITEMS))]
             pub keywords: Vec<String>,
             $(#[$excludes])*
             #[serde(default)]
+            #[schemars(length(max = $crate::config::MAX_LIST_ITEMS))]
             pub excludes: Vec<String>,
             $(#[$max_cycles])*
             #[serde(default)]

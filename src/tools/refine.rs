@@ -16,12 +16,15 @@ pub struct RefineParams {
     pub session_id: String,
     /// Search terms the agent wants added.
     #[serde(default)]
+    #[schemars(length(max = crate::config::MAX_LIST_ITEMS))]
     pub keywords: Vec<String>,
     /// Include globs the agent wants added.
     #[serde(default)]
+    #[schemars(length(max = crate::config::MAX_LIST_ITEMS))]
     pub patterns: Vec<String>,
     /// Exclude globs or paths the agent wants added.
     #[serde(default)]
+    #[schemars(length(max = crate::config::MAX_LIST_ITEMS))]
     pub excludes: Vec<String>,
 }
 
