@@ -694,6 +694,16 @@ mod tests {
         dir
     }
 
+    /// A walk of `root` with the default options.
+    fn walked(root: &Path) -> Walked {
+        walk_with(
+            root,
+            WalkOptions::default(),
+            &DependencyDirs::default(),
+            &|| false,
+        )
+    }
+
     fn rels(entries: &[Entry]) -> Vec<&str> {
         entries.iter().map(|e| e.rel.as_str()).collect()
     }
@@ -836,13 +846,7 @@ mod tests {
     fn a_whitelist_reopens_hidden_files_only_with_the_option() {
         let dir = tree(&["src/app.py", ".env", ".config/creds", ".other"]);
         std::fs::write(dir.path().join(".ignore"), "!.env\n!.config/\n").unwrap();
-        let files = walk_with(
-            dir.path(),
-            WalkOptions::default(),
-            &DependencyDirs::default(),
-            &|| false,
-        )
-        .files;
+        let files = walked(dir.path()).files;
         assert_eq!(rels(&files), ["src/app.py"]);
         let opened = WalkOptions {
             hidden_whitelisted: true,
@@ -1014,12 +1018,7 @@ mod tests {
         for at in ["", "gen", ".hid"] {
             deep_tree(&dir.path().join(at), "abc", 1030, "zorblax.py");
         }
-        let walked = walk_with(
-            dir.path(),
-            WalkOptions::default(),
-            &DependencyDirs::default(),
-            &|| false,
-        );
+        let walked = walked(dir.path());
         assert_eq!(rels(&walked.files), ["a.py"]);
         let [only] = walked.dirs_not_read.as_slice() else {
             panic!("{:?}", walked.dirs_not_read);
@@ -1047,12 +1046,7 @@ mod tests {
         std::fs::create_dir(bytes(b"d\xe9")).unwrap();
         std::fs::write(bytes(b"d\xe9/c.py"), "x").unwrap();
         std::fs::write(bytes(b".\xff"), "x").unwrap();
-        let walked = walk_with(
-            dir.path(),
-            WalkOptions::default(),
-            &DependencyDirs::default(),
-            &|| false,
-        );
+        let walked = walked(dir.path());
         assert_eq!(rels(&walked.files), ["a.py"]);
         let listed: Vec<(&str, &str)> = walked
             .not_utf8

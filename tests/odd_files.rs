@@ -686,6 +686,30 @@ fn files_whose_names_are_not_utf8_are_listed_as_skipped_never_hidden_or_ignored_
     assert_eq!(out.stats.skipped_files.len(), 1, "{:?}", out.stats);
 }
 
+/// The error of a new session's first `dispatch` of [`IDENT`] under `root`
+/// with these globs (the call must fail).
+fn first_dispatch_error(
+    engine: &Engine,
+    root: &Path,
+    patterns: &[&str],
+    excludes: &[&str],
+) -> String {
+    let owned = |g: &[&str]| g.iter().map(|g| g.to_string()).collect();
+    engine
+        .dispatch(
+            DispatchParams {
+                task: Some(IDENT.into()),
+                root: Some(root.to_string_lossy().into_owned()),
+                patterns: owned(patterns),
+                excludes: owned(excludes),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap_err()
+        .to_string()
+}
+
 #[test]
 fn exclude_globs_that_leave_no_file_are_an_error_naming_them() {
     // Excluding everything answered 0 files, stop `no_candidates`, "2
@@ -741,18 +765,8 @@ fn exclude_globs_that_leave_no_file_are_an_error_naming_them() {
     let out = run(&[], &["**", "!src/widgets.py"]).unwrap();
     assert_eq!(paths(&out), ["src/widgets.py"]);
     // A step-wise session is refused the same way in its first cycle.
-    let err = engine
-        .dispatch(
-            DispatchParams {
-                task: Some(IDENT.into()),
-                root: Some(dir.path().to_string_lossy().into_owned()),
-                excludes: vec!["**".into()],
-                ..Default::default()
-            },
-            &CallOptions::PLAIN,
-        )
-        .unwrap_err();
-    assert!(err.to_string().contains("excludes every file"), "{err}");
+    let err = first_dispatch_error(&engine, dir.path(), &[], &["**"]);
+    assert!(err.contains("excludes every file"), "{err}");
 }
 
 /// `depth` nested directories `name/name/…` under `dir`, the last holding
@@ -868,16 +882,6 @@ fn include_globs_that_match_no_file_are_named() {
     let out = run(&["*.py"]).unwrap();
     assert!(out.stats.unmatched_patterns.is_empty());
     // A step-wise session is refused the same way, and not kept.
-    let err = engine
-        .dispatch(
-            DispatchParams {
-                task: Some(IDENT.into()),
-                root: Some(dir.path().to_string_lossy().into_owned()),
-                patterns: vec!["nosuch/**".into()],
-                ..Default::default()
-            },
-            &CallOptions::PLAIN,
-        )
-        .unwrap_err();
-    assert!(err.to_string().contains("nothing was searched"), "{err}");
+    let err = first_dispatch_error(&engine, dir.path(), &["nosuch/**"], &[]);
+    assert!(err.contains("nothing was searched"), "{err}");
 }

@@ -32,10 +32,6 @@ thread_local! {
     static FOLDED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Bytes of the longest term a [`TermSet`] searches with a DFA (see
-/// [`TermSet::new`]).
-const LONGEST_DFA_TERM: usize = 128;
-
 impl TermSet {
     /// `terms[i]` is counted in slot `i`. Terms must be distinct index terms
     /// (identifiers or their parts; [`term_hash`] ignores case).
@@ -61,9 +57,9 @@ impl TermSet {
         // the DFA of a run of one letter takes time quadratic in its length
         // (16,000 letters 3.75 s, 100,000 letters 142 s, newcomer probe of
         // 2026-12-06), where the contiguous NFA's build is linear. Task
-        // words are capped before this (`query::MAX_TERM_BYTES`), but the
-        // names a holder search looks for come from the files.
-        let kind = if folded.iter().any(|t| t.len() > LONGEST_DFA_TERM) {
+        // words longer than the same bound (`query::MAX_TERM_BYTES`) are no
+        // terms, but the names a holder search looks for come from the files.
+        let kind = if folded.iter().any(|t| t.len() > super::MAX_TERM_BYTES) {
             aho_corasick::AhoCorasickKind::ContiguousNFA
         } else {
             aho_corasick::AhoCorasickKind::DFA
