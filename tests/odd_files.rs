@@ -686,6 +686,19 @@ fn files_whose_names_are_not_utf8_are_listed_as_skipped_never_hidden_or_ignored_
     assert_eq!(out.stats.skipped_files.len(), 1, "{:?}", out.stats);
 }
 
+/// A tree of one source file defining [`IDENT`] (`src/widgets.py`) and one
+/// docs page naming it (`docs/guide.md`).
+fn widgets_and_guide() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "src/widgets.py",
+        format!("def {IDENT}():\n    pass\n"),
+    );
+    write(dir.path(), "docs/guide.md", IDENT);
+    dir
+}
+
 /// The error of a new session's first `dispatch` of [`IDENT`] under `root`
 /// with these globs (the call must fail).
 fn first_dispatch_error(
@@ -714,13 +727,7 @@ fn first_dispatch_error(
 fn exclude_globs_that_leave_no_file_are_an_error_naming_them() {
     // Excluding everything answered 0 files, stop `no_candidates`, "2
     // excluded", while the include globs that matched nothing were an error.
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "src/widgets.py",
-        format!("def {IDENT}():\n    pass\n"),
-    );
-    write(dir.path(), "docs/guide.md", IDENT);
+    let dir = widgets_and_guide();
     let engine = Engine::new(EngineOptions::default());
     let run = |patterns: &[&str], excludes: &[&str]| {
         engine.retrieve(
@@ -845,13 +852,7 @@ fn a_directory_the_walk_cannot_read_is_listed_as_skipped() {
 
 #[test]
 fn include_globs_that_match_no_file_are_named() {
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "src/widgets.py",
-        format!("def {IDENT}():\n    pass\n"),
-    );
-    write(dir.path(), "docs/guide.md", IDENT);
+    let dir = widgets_and_guide();
     let engine = Engine::new(EngineOptions::default());
     let run = |patterns: &[&str]| {
         engine.retrieve(
