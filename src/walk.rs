@@ -321,15 +321,24 @@ fn is_hidden_name(name: &std::ffi::OsStr) -> bool {
 /// or directory the walk reached at its real path (so it is outside the root,
 /// missing, a loop, hidden or ignored). A link to a reached one is an alias of
 /// a path already walked.
+///
+/// Only the links are resolved. The walk follows no link, so a reached
+/// path's parts below the root are real directories and its real path is
+/// the resolved root joined with its path below the root: resolving each of
+/// them instead made some 636,000 `readlink` calls on the Linux kernel's
+/// 78,197 files (56 links); now 687 (`strace -c`, 2026-12-06).
 fn count_refused_links(root: &Path, links: &[PathBuf], files: &[Entry], dirs: &[PathBuf]) -> usize {
     let canon = |p: &Path| p.canonicalize().ok();
-    let root_canon = canon(root);
+    let Some(root_canon) = canon(root) else {
+        return links.len();
+    };
+    let real = |p: &Path| p.strip_prefix(root).ok().map(|rel| root_canon.join(rel));
     let reached: std::collections::HashSet<PathBuf> = files
         .iter()
-        .map(|e| e.abs.clone())
-        .chain(dirs.iter().cloned())
-        .filter_map(|p| canon(&p))
-        .chain(root_canon)
+        .map(|e| e.abs.as_path())
+        .chain(dirs.iter().map(PathBuf::as_path))
+        .filter_map(real)
+        .chain(std::iter::once(root_canon.clone()))
         .collect();
     links
         .iter()
@@ -804,6 +813,25 @@ mod tests {
         let (files, refused) = walk_counting(&root, &|| false, &DependencyDirs::default());
         assert_eq!(rels(&files), ["a.py", "pkg/mod.py"]);
         assert_eq!(refused, 0, "every link names a path the walk reached");
+    }
+
+    /// A root reached through a link (`--root ~/proj` where `~/proj` links
+    /// elsewhere): the links inside it resolve to real paths, which are the
+    /// walked paths below the resolved root; and a link leaving it is still
+    /// counted.
+    #[cfg(unix)]
+    #[test]
+    fn links_are_judged_by_real_paths_when_the_root_itself_is_a_link() {
+        use std::os::unix::fs::symlink;
+        let (dir, root) = root_and_outside(&["a.py", "pkg/mod.py"]);
+        symlink("a.py", root.join("alias.py")).unwrap();
+        symlink("pkg", root.join("pkg_link")).unwrap();
+        symlink("../outside", root.join("out")).unwrap();
+        let via = dir.path().join("via");
+        symlink(&root, &via).unwrap();
+        let (files, refused) = walk_counting(&via, &|| false, &DependencyDirs::default());
+        assert_eq!(rels(&files), ["a.py", "pkg/mod.py"]);
+        assert_eq!(refused, 1, "only the link to outside/ is refused");
     }
 
     #[cfg(unix)]
