@@ -5,6 +5,7 @@ use super::Doc;
 use crate::query::{term_hash, TermSet};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Holder lists already computed, by (fingerprint of a chunk of the
@@ -71,6 +72,7 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
     let t0 = std::time::Instant::now();
     let mut fresh: Vec<(usize, usize, Arc<Vec<u32>>)> = Vec::new();
     let mut scanned_docs = 0;
+    let work = ScanWork::default();
     // Chunks are scanned in order, in waves that double in length; a name
     // with `max` holders in the chunks before a wave is not looked for in
     // it (later chunks cannot change its answer): a common name is settled
@@ -95,7 +97,7 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
             scanned_docs += in_group.len();
             for part in group_names.chunks(128) {
                 let terms: Vec<(u64, &str)> = part.iter().map(|&u| uniq[u]).collect();
-                let held = names_held(docs, &in_group, &terms);
+                let held = names_held(docs, &in_group, &terms, &work);
                 // `in_group` holds the chunks' documents chunk after chunk.
                 let mut rows = held.iter();
                 for &c in group_chunks {
@@ -123,6 +125,8 @@ pub fn holders_many(docs: &[&Doc], names: &[&str], max: usize) -> Vec<Vec<usize>
             names = uniq.len(),
             lists = fresh.len(),
             docs = scanned_docs,
+            scanned = work.scanned.into_inner(),
+            read_again = work.read_again.into_inner(),
             of = docs.len(),
             ms = t0.elapsed().as_millis() as u64,
             "holders"
@@ -227,10 +231,23 @@ fn cached_holders(
     (lists, todo)
 }
 
+/// What a holder search's scans cost, for its debug line: texts scanned,
+/// and of those, texts read again from disk (not kept at load).
+#[derive(Default)]
+struct ScanWork {
+    scanned: AtomicUsize,
+    read_again: AtomicUsize,
+}
+
 /// A row per document of `in_group` (indices into `docs`): which of `terms`
 /// (at most 128) it holds, on all cores. A document tokenized whole
 /// (prefetched, or hot) is looked up, not scanned.
-fn names_held(docs: &[&Doc], in_group: &[usize], terms: &[(u64, &str)]) -> Vec<Vec<u8>> {
+fn names_held(
+    docs: &[&Doc],
+    in_group: &[usize],
+    terms: &[(u64, &str)],
+    work: &ScanWork,
+) -> Vec<Vec<u8>> {
     let set = TermSet::new(terms);
     in_group
         .par_iter()
@@ -244,6 +261,10 @@ fn names_held(docs: &[&Doc], in_group: &[usize], terms: &[(u64, &str)]) -> Vec<V
             None if !terms.iter().any(|&(h, _)| docs[i].may_hold(h)) => Vec::new(),
             None => {
                 docs[i].scanned();
+                work.scanned.fetch_add(1, Ordering::Relaxed);
+                if docs[i].text.get().is_none() {
+                    work.read_again.fetch_add(1, Ordering::Relaxed);
+                }
                 docs[i]
                     .with_text(|t| set.count(t))
                     .iter()
@@ -282,7 +303,6 @@ mod tests {
     use crate::corpus::Corpus;
     use crate::query::term_hash;
     use crate::walk::walk;
-    use std::sync::atomic::Ordering;
 
     #[test]
     fn holders_and_rarity_are_exact() {
@@ -399,7 +419,7 @@ mod tests {
         let rereads = || -> usize { docs.iter().map(|d| d.rereads.load(Ordering::Relaxed)).sum() };
         assert!(docs.iter().all(|d| d.text.get().is_none()));
         // A new term's counts: exact, and only the files its filter lets
-        // through are read again (about 2 % by chance), not all 2,000.
+        // through are read again (a few by chance), not all 2,000.
         let counts = term_counts(&docs, &[(term_hash("rare"), "rare")]);
         let holders: Vec<usize> = (0..n).filter(|&i| counts[i][0] > 0).collect();
         assert_eq!(holders.len(), 1);
