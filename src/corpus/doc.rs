@@ -194,7 +194,7 @@ impl Doc {
         };
         #[cfg(test)]
         self.rereads.fetch_add(1, Ordering::Relaxed);
-        match read_text(&src.abs, &src.rel, src.key.0, Some(&src.key)) {
+        match read_text(&src.abs, &src.rel, src.key.0, Some(&src.key), None) {
             Ok(t) if t.len() == self.len => t,
             _ => {
                 tracing::debug!(path = %src.rel, "file changed since it was indexed: not read again");

@@ -178,6 +178,14 @@ impl Corpus {
             .map(|(e, _)| e.size)
             .sum();
         let keep_all = wanted.is_empty() || to_read <= self.keep_text_bytes as u64;
+        // The walk's root, opened once for all its files (see `Beneath`).
+        let beneath = entries
+            .first()
+            .and_then(|e| {
+                let depth = e.rel.split('/').count();
+                e.abs.ancestors().nth(depth)
+            })
+            .and_then(|root| crate::safe_open::Beneath::open(root).ok());
         let loaded: Vec<Loaded> = entries
             .into_par_iter()
             .zip(cached.into_par_iter())
@@ -185,7 +193,14 @@ impl Corpus {
                 let doc = match hit {
                     Some(doc) => doc,
                     None if stop() => Err(Skip::NotRead),
-                    None => read_doc(&entry, (&set, wanted), keep_all, &keep, &self.disk),
+                    None => read_doc(
+                        &entry,
+                        beneath.as_ref(),
+                        (&set, wanted),
+                        keep_all,
+                        &keep,
+                        &self.disk,
+                    ),
                 };
                 Loaded { entry, doc }
             })

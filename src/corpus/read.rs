@@ -6,6 +6,7 @@ use super::filter::TermFilter;
 use super::{key, Doc, Key, Skip, MAX_FILE_BYTES};
 use crate::cache::DiskCache;
 use crate::query::TermSet;
+use crate::safe_open::Beneath;
 use crate::walk::Entry;
 use std::io::Read;
 use std::path::PathBuf;
@@ -39,6 +40,7 @@ pub(super) struct Source {
 /// too large to keep every text.
 pub(super) fn read_doc(
     entry: &Entry,
+    beneath: Option<&Beneath>,
     (set, wanted): (&TermSet, &[(u64, &str)]),
     keep_all: bool,
     keep: &AtomicUsize,
@@ -47,7 +49,7 @@ pub(super) fn read_doc(
     if entry.size > MAX_FILE_BYTES {
         return Err(Skip::TooLarge);
     }
-    let text = read_text(&entry.abs, &entry.rel, entry.size, None)?;
+    let text = read_text(&entry.abs, &entry.rel, entry.size, None, beneath)?;
     let memo = |counts: Vec<u32>| -> Vec<(u64, u32)> {
         wanted.iter().map(|&(h, _)| h).zip(counts).collect()
     };
@@ -99,15 +101,23 @@ pub(super) fn read_doc(
 /// finds its end. (Through `Take`, `read_to_end` has no size hint and
 /// starts from 32 bytes, doubling: 754,563 reads for the Linux kernel's
 /// 86,000 files, `strace -c`, 2026-12-06.) With `expect`, only that
-/// version of the file is read (else [`Skip::Unreadable`]).
+/// version of the file is read (else [`Skip::Unreadable`]). `beneath`, the
+/// walk's root opened once, opens it when `abs` is `rel` below that root.
 pub(super) fn read_text(
     abs: &std::path::Path,
     rel: &str,
     size: u64,
     expect: Option<&Key>,
+    beneath: Option<&Beneath>,
 ) -> Result<String, Skip> {
     // Never through a link below the root, even one swapped in after the walk.
-    let file = crate::safe_open::open_walked(abs, rel).map_err(|_| Skip::Unreadable)?;
+    let file = match beneath {
+        Some(b) if abs.strip_prefix(b.root()).is_ok_and(|r| r == std::path::Path::new(rel)) => {
+            b.open_file(rel)
+        }
+        _ => crate::safe_open::open_walked(abs, rel),
+    }
+    .map_err(|_| Skip::Unreadable)?;
     if let Some(expect) = expect {
         let meta = file.metadata().map_err(|_| Skip::Unreadable)?;
         let now: Key = (
