@@ -166,6 +166,10 @@ pub fn skipped_line(out: &RetrieveOutput) -> Option<String> {
         (k.links_not_followed, "links not followed"),
         (k.name_not_utf8, "with names not UTF-8"),
         (k.dirs_not_read, "directories not read"),
+        (
+            k.walk_errors,
+            "walk errors (ignore files not parsed in full, entries not read: RUST_LOG=ctxloop=debug names them)",
+        ),
     ]
     .iter()
     .filter(|(n, _)| *n > 0)
@@ -469,5 +473,8 @@ mod tests {
         let line = "skipped: 3 binary, 1 too large\n";
         assert!(render_text(&out).contains(line), "{}", render_text(&out));
         assert!(render_markdown(&out, "t").contains(line));
+        out.stats.skipped.walk_errors = 2;
+        let line = "skipped: 3 binary, 1 too large, 2 walk errors (ignore files not parsed in full, entries not read: RUST_LOG=ctxloop=debug names them)\n";
+        assert!(render_text(&out).contains(line), "{}", render_text(&out));
     }
 }

@@ -32,6 +32,7 @@ use crate::error::{Error, Result};
 use crate::types::SkippedFile;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 use std::time::SystemTime;
 
@@ -104,6 +105,13 @@ pub struct Walked {
     /// system allows, an I/O error), sorted, each with why: the files below
     /// them are missing from `files`.
     pub dirs_not_read: Vec<SkippedFile>,
+    /// Errors the walk met that name no directory it admitted, so
+    /// `dirs_not_read` cannot list them: an ignore file (of an admitted
+    /// directory or of the root's parents) or one of its lines that could
+    /// not be read or parsed, an entry whose type could not be read.
+    /// Counted, never shown: their paths may lie outside the root or be
+    /// hidden or ignored. Each is logged (debug level).
+    pub walk_errors: usize,
 }
 
 /// The files the walk admits under `root` with [`WalkOptions`], entering
@@ -124,6 +132,9 @@ pub fn walk_with(
     // What `ignore` could not read: judged once the walk knows which
     // directories it admitted.
     let errors: Mutex<Vec<ignore::Error>> = Default::default();
+    // Errors in the ignore files of admitted directories: `ignore` attaches
+    // them to the directory's entry, never to the walk's results.
+    let rule_errors = std::sync::atomic::AtomicUsize::new(0);
     let out = Mutex::new(Vec::new());
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
@@ -152,6 +163,7 @@ pub fn walk_with(
         .build_parallel();
     walker.run(|| {
         let (out, links, dirs, not_utf8, errors) = (&out, &links, &dirs, &not_utf8, &errors);
+        let rule_errors = &rule_errors;
         Box::new(move |res| {
             if stop() {
                 return ignore::WalkState::Quit;
@@ -163,10 +175,15 @@ pub fn walk_with(
                         .lock()
                         .expect("walk links poisoned")
                         .push(dent.into_path()),
-                    Some(t) if t.is_dir() => dirs
-                        .lock()
-                        .expect("walk dirs poisoned")
-                        .push(dent.into_path()),
+                    Some(t) if t.is_dir() => {
+                        if let Some(err) = dent.error() {
+                            tracing::debug!(%err, "ignore file not read or parsed in full");
+                            rule_errors.fetch_add(error_count(err), Ordering::Relaxed);
+                        }
+                        dirs.lock()
+                            .expect("walk dirs poisoned")
+                            .push(dent.into_path())
+                    }
                     Some(t) if t.is_file() => {
                         if is_utf8_below(root, dent.path()) {
                             if let Some(found) = entry_of(root, dent.path()) {
@@ -191,7 +208,7 @@ pub fn walk_with(
     let not_utf8 = not_utf8.into_inner().expect("walk names poisoned");
     let mut dirs = dirs.into_inner().expect("walk dirs poisoned");
     let errors = errors.into_inner().expect("walk errors poisoned");
-    let dirs_not_read = dirs_not_read(root, &errors, &dirs);
+    let (dirs_not_read, unlisted) = dirs_not_read(root, &errors, &dirs);
     let links_not_followed = if links.is_empty() {
         0
     } else {
@@ -220,20 +237,27 @@ pub fn walk_with(
         links_not_followed,
         not_utf8,
         dirs_not_read,
+        walk_errors: unlisted + rule_errors.into_inner(),
     }
 }
 
 /// The directories `errors` name that the walk admitted (`dirs`), each with
-/// why, by path below the root, sorted. Only those: `ignore` reports an
-/// entry it cannot even type before the hidden and ignore rules see it,
-/// and the ignore files of the root's parents are outside the root, so an
-/// error on any other path is logged, never shown. The reason is the
-/// system's message alone (`File name too long (os error 36)`): `ignore`'s
-/// own message holds the absolute path.
-fn dirs_not_read(root: &Path, errors: &[ignore::Error], dirs: &[PathBuf]) -> Vec<SkippedFile> {
+/// why, by path below the root, sorted, and how many errors named none.
+/// Only those are listed: `ignore` reports an entry it cannot even type
+/// before the hidden and ignore rules see it, and the ignore files of the
+/// root's parents are outside the root, so an error on any other path (or
+/// on none) is logged and counted, never shown. The reason is the system's
+/// message alone (`File name too long (os error 36)`): `ignore`'s own
+/// message holds the absolute path.
+fn dirs_not_read(
+    root: &Path,
+    errors: &[ignore::Error],
+    dirs: &[PathBuf],
+) -> (Vec<SkippedFile>, usize) {
     if errors.is_empty() {
-        return Vec::new();
+        return (Vec::new(), 0);
     }
+    let mut unlisted = 0;
     let admitted: std::collections::HashSet<&Path> = dirs.iter().map(PathBuf::as_path).collect();
     let mut listed: Vec<SkippedFile> = Vec::new();
     for err in errors {
@@ -242,7 +266,8 @@ fn dirs_not_read(root: &Path, errors: &[ignore::Error], dirs: &[PathBuf]) -> Vec
             .filter(|p| admitted.contains(p))
             .and_then(|p| p.strip_prefix(root).ok());
         let Some(rel) = below else {
-            tracing::debug!(%err, "walk error on no directory the walk admitted: not listed");
+            tracing::debug!(%err, "walk error on no directory the walk admitted: counted");
+            unlisted += error_count(err);
             continue;
         };
         let why = io.map_or_else(
@@ -269,7 +294,19 @@ fn dirs_not_read(root: &Path, errors: &[ignore::Error], dirs: &[PathBuf]) -> Vec
         }
     }
     listed.sort_unstable_by(|a, b| a.path.cmp(&b.path).then_with(|| a.reason.cmp(&b.reason)));
-    listed
+    (listed, unlisted)
+}
+
+/// How many errors `err` holds: `ignore` reports the bad lines of the
+/// ignore files of one directory as one error of several parts.
+fn error_count(err: &ignore::Error) -> usize {
+    match err {
+        ignore::Error::Partial(errs) => errs.iter().map(error_count).sum(),
+        ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => error_count(err),
+        _ => 1,
+    }
 }
 
 /// The path, depth and I/O error an `ignore` error carries, where it has them.
@@ -1091,6 +1128,32 @@ mod tests {
         );
         let full = dir.path().join(&only.path).as_os_str().len();
         assert!(full >= 4096 && full - 4 < 4096, "{full}");
+    }
+
+    /// An ignore file's bad line (here or in a parent of the root) was only
+    /// logged: the answer said nothing, though the rule it held was lost.
+    #[test]
+    fn errors_in_ignore_files_are_counted_here_and_above_the_root() {
+        let dir = tree(&["root/a.py", "root/sub/b.py", "root/gen/c.py"]);
+        let root = dir.path().join("root");
+        std::fs::write(dir.path().join(".ignore"), "{a,b\n").unwrap();
+        std::fs::write(root.join(".ignore"), "gen/\n[z-a]\n").unwrap();
+        std::fs::write(root.join("sub/.ignore"), "{x\n{y\n").unwrap();
+        let found = walked(&root);
+        assert_eq!(
+            rels(&found.files),
+            ["a.py", "sub/b.py"],
+            "the good line holds"
+        );
+        assert!(found.dirs_not_read.is_empty());
+        assert_eq!(
+            found.walk_errors, 4,
+            "one line above, one in the root, two in sub"
+        );
+        std::fs::write(dir.path().join(".ignore"), "").unwrap();
+        std::fs::write(root.join(".ignore"), "gen/\n").unwrap();
+        std::fs::remove_file(root.join("sub/.ignore")).unwrap();
+        assert_eq!(walked(&root).walk_errors, 0);
     }
 
     #[cfg(target_os = "linux")]

@@ -850,6 +850,26 @@ fn a_directory_the_walk_cannot_read_is_listed_as_skipped() {
     assert_eq!(out.stats.skipped.dirs_not_read, 1, "{:?}", out.stats);
 }
 
+/// An ignore file's line that cannot be parsed drops its rule: the answer
+/// said nothing of it (the error was logged at debug level only).
+#[test]
+fn an_ignore_file_that_cannot_be_parsed_is_counted_in_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "src/widgets.py",
+        format!("def {IDENT}():\n    pass\n"),
+    );
+    write(root, ".ignore", "{gen,build\n");
+    let out = retrieve(&Engine::new(EngineOptions::default()), root, IDENT);
+    assert_eq!(paths(&out), ["src/widgets.py"]);
+    let stats = serde_json::to_value(&out.stats).unwrap();
+    assert_eq!(stats["skipped"]["walk_errors"], 1, "{stats}");
+    let text = ctxloop::render::render_text(&out);
+    assert!(text.contains("skipped: 1 walk errors ("), "{text}");
+}
+
 #[test]
 fn include_globs_that_match_no_file_are_named() {
     let dir = widgets_and_guide();

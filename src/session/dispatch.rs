@@ -249,6 +249,7 @@ impl Session {
                 self.links_not_followed = walked.links_not_followed;
                 self.not_utf8 = walked.not_utf8;
                 self.dirs_not_read = walked.dirs_not_read;
+                self.walk_errors = walked.walk_errors;
                 let entries = walked.files;
                 let walk_stopped = limits.hit();
                 let t_walk = t0.elapsed();
@@ -357,6 +358,7 @@ impl Session {
             ..Stats::default()
         };
         stats.skipped.links_not_followed = self.links_not_followed;
+        stats.skipped.walk_errors = self.walk_errors;
         // Files no answer can name, within the query's globs, and the
         // directories the walk could not read, unless excluded whole.
         let not_utf8: Vec<&SkippedFile> = self
