@@ -202,7 +202,7 @@ pub struct Skipped {
     /// Files whose name, or a directory's above them, is not UTF-8: listed in `stats.skipped_files`, not read. Absent when none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub name_not_utf8: usize,
-    /// Directories that could not be read, in full or in part (permission denied, a path longer than the system allows, an I/O error): the files below them are not searched. Listed in `stats.skipped_files`. Absent when none.
+    /// Directories that could not be read, in full or in part (permission denied, a path longer than the system allows, an I/O error): the files below them are not searched. Listed in `stats.skipped_files`, unless the query's globs leave no file there (an exclude removes it whole, or no include glob can match below it). Absent when none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dirs_not_read: usize,
     /// Errors the walk met that name no directory it searched: an ignore file, or a line of one, that could not be read or parsed (the root's parents' ignore files included), or an entry whose type could not be read. An ignore rule lost to one lets through the files it would have skipped. Counted, not listed (their paths may lie outside the root or be hidden); the server's log names each at debug level (RUST_LOG=ctxloop=debug). Absent when none.

@@ -537,6 +537,10 @@ pub fn is_dependency_dir(name: &str) -> bool {
 pub struct Filter {
     include: Option<Gitignore>,
     exclude: Option<Gitignore>,
+    /// The literal leading directories of each include glob (`src/**/*.py`
+    /// → `src`), or `None` when an include may match at any depth (see
+    /// [`include_dirs`]) or there is none.
+    include_dirs: Option<Vec<Vec<String>>>,
 }
 
 impl Filter {
@@ -547,6 +551,7 @@ impl Filter {
         Ok(Filter {
             include: compile("patterns", includes)?,
             exclude: compile("excludes", excludes)?,
+            include_dirs: include_dirs(includes),
         })
     }
 
@@ -569,6 +574,25 @@ impl Filter {
             .is_none_or(|set| set.matched_path_or_any_parents(rel, false).is_ignore())
     }
 
+    /// Whether the directory `rel` (relative, `/`-separated, `.` for the
+    /// root) may hold a file the include globs match: its path and the
+    /// literal leading directories of some include glob agree as far as
+    /// both go (`src/**` may match below `src/gen` and below `.`, never
+    /// below `build`). Always true without includes or with one that may
+    /// match at any depth.
+    pub fn may_hold_included(&self, rel: &str) -> bool {
+        let Some(globs) = &self.include_dirs else {
+            return true;
+        };
+        let dir: Vec<&str> = rel
+            .split('/')
+            .filter(|c| !c.is_empty() && *c != ".")
+            .collect();
+        globs
+            .iter()
+            .any(|lead| dir.iter().zip(lead).all(|(d, l)| d == l))
+    }
+
     /// Whether the excludes remove the directory `rel` and all below it
     /// (it, or a directory above it, matches an exclude). The includes
     /// cannot say that much: a directory not read may hold a file they match.
@@ -578,6 +602,37 @@ impl Filter {
             .as_ref()
             .is_some_and(|set| set.matched_path_or_any_parents(rel, true).is_ignore())
     }
+}
+
+/// The literal leading directories of each include glob, as a gitignore
+/// line reads it: the components before the first with glob syntax
+/// (`*?[]{}\`, an escape), a literal last component included (it may name a
+/// directory). `None` when one may match at any depth (no `/` but a
+/// trailing one: `*.py`, `docs/`) or when there are no includes but `!`
+/// ones (they start from every file).
+fn include_dirs(includes: &[String]) -> Option<Vec<Vec<String>>> {
+    let globs: Vec<String> = includes
+        .iter()
+        .map(|g| gitignore_line(g))
+        .filter(|g| !g.is_empty() && !g.starts_with('!'))
+        .collect();
+    if globs.is_empty() {
+        return None;
+    }
+    globs
+        .iter()
+        .map(|g| {
+            let g = g.trim_end_matches('/');
+            let anchored = g.starts_with('/') || g.contains('/');
+            anchored.then(|| {
+                g.trim_start_matches('/')
+                    .split('/')
+                    .take_while(|c| !c.contains(['*', '?', '[', ']', '{', '}', '\\']))
+                    .map(str::to_string)
+                    .collect()
+            })
+        })
+        .collect()
 }
 
 /// The include globs of `includes` that match none of `paths` (relative,
@@ -1035,6 +1090,35 @@ mod tests {
         assert!(f.is_match("pkg/setup.py"));
         let f = Filter::new(&[], &["#notes.txt".into()]).unwrap();
         assert!(!f.is_match("#notes.txt"), "a leading # is not a comment");
+    }
+
+    #[test]
+    fn a_directory_off_every_include_glob_may_hold_no_included_file() {
+        let may = |includes: &[&str], dir: &str| {
+            let includes: Vec<String> = includes.iter().map(|g| g.to_string()).collect();
+            Filter::new(&includes, &[]).unwrap().may_hold_included(dir)
+        };
+        assert!(may(&[], "build"));
+        for dir in [".", "src", "src/gen/deep", "src/a.py"] {
+            assert!(may(&["src/**/*.py"], dir), "{dir}");
+        }
+        for dir in ["build", "srcs", "lib/src"] {
+            assert!(!may(&["src/**/*.py"], dir), "{dir}");
+            assert!(!may(&["/src/a.py", "./src\\b", "!lib/**"], dir), "{dir}");
+        }
+        assert!(may(&["docs/api/*.md"], "docs"), "above the glob's path");
+        assert!(!may(&["docs/api/*.md"], "docs/guide"));
+        assert!(may(&["src/**", "lib/*/x"], "lib/a/b"));
+        // Globs that may match at any depth, or only `!` ones: every directory.
+        for globs in [
+            &["*.py"][..],
+            &["docs/"],
+            &["**/gen"],
+            &["*/src/**"],
+            &["!*.md"],
+        ] {
+            assert!(may(globs, "build/out"), "{globs:?}");
+        }
     }
 
     #[test]

@@ -850,6 +850,64 @@ fn a_directory_the_walk_cannot_read_is_listed_as_skipped() {
     assert_eq!(out.stats.skipped.dirs_not_read, 1, "{:?}", out.stats);
 }
 
+/// A directory off every include glob's path could hold no file they
+/// match: it was listed as not read all the same (`--include "src/**"`
+/// beside an unreadable `abc/…`), and it kept an include glob that matched
+/// nothing from being reported.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_directory_no_include_glob_reaches_is_not_listed_as_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    deep_tree(root, "abc", 1030, "z.py", "def zorblax_deep():\n    pass\n");
+    write(root, "src/a.py", "def zorblax_deep():\n    pass\n");
+    let engine = Engine::new(EngineOptions::default());
+    let run = |patterns: &[&str]| {
+        engine.retrieve(
+            RetrieveParams {
+                task: "zorblax_deep".into(),
+                root: Some(root.to_string_lossy().into_owned()),
+                patterns: patterns.iter().map(|p| p.to_string()).collect(),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+    };
+    for off in [
+        &["src/**"][..],
+        &["/src/a.py", "src/b/*.py"],
+        &["src/**", "!src/x"],
+    ] {
+        let out = run(off).unwrap();
+        assert_eq!(paths(&out), ["src/a.py"], "{off:?}");
+        assert_eq!(
+            out.stats.skipped.dirs_not_read, 0,
+            "{off:?} {:?}",
+            out.stats
+        );
+        assert!(out.stats.skipped_files.is_empty(), "{off:?}");
+    }
+    // A glob that may match below it (at any depth, or under `abc/`) keeps it.
+    for may in [
+        &["abc/**"][..],
+        &["*.py"],
+        &["src/**", "abc/abc/**"],
+        &["**/z.py"],
+        &["!src/x"],
+    ] {
+        let out = run(may).unwrap();
+        assert_eq!(
+            out.stats.skipped.dirs_not_read, 1,
+            "{may:?} {:?}",
+            out.stats
+        );
+    }
+    // Nothing included and no directory where a match could hide: the
+    // include error, not an empty answer.
+    let err = run(&["nosuch/**"]).unwrap_err().to_string();
+    assert!(err.contains("nothing was searched"), "{err}");
+}
+
 /// An ignore file's line that cannot be parsed drops its rule: the answer
 /// said nothing of it (the error was logged at debug level only).
 #[test]
