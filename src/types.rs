@@ -261,7 +261,8 @@ pub struct Stats {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SkippedFile {
     /// Path relative to the root, `/`-separated; a byte of a name that is
-    /// not UTF-8 is written `\xNN`.
+    /// not UTF-8 is written `\xNN`. A path over 200 characters is cut to
+    /// them and ends `… (N bytes in all)`.
     pub path: String,
     /// Why: `file name is not UTF-8` or `directory name is not UTF-8` (the
     /// file cannot be named in an answer or a glob; rename it to search it),

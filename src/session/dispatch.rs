@@ -380,10 +380,16 @@ impl Session {
         stats.skipped.dirs_not_read = dirs_not_read.len();
         let mut listed: Vec<&SkippedFile> = not_utf8.into_iter().chain(dirs_not_read).collect();
         listed.sort_by(|a, b| a.path.cmp(&b.path));
+        // A path is cut as every echo is ([`crate::error::clip`]): one
+        // not read for its length (over PATH_MAX, 4,096 bytes on Linux) was
+        // shown whole, and a hundred of them would swell the answer by 400 KB.
         stats.skipped_files = listed
             .into_iter()
             .take(MAX_SKIPPED_LISTED)
-            .cloned()
+            .map(|f| SkippedFile {
+                path: crate::error::clip(&f.path),
+                reason: f.reason.clone(),
+            })
             .collect();
         let mut docs: Vec<(String, Arc<Doc>, bool)> = Vec::with_capacity(loaded.len());
         for l in loaded.iter() {
