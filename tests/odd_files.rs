@@ -13,7 +13,7 @@ use ctxloop::test_support::{Corpus, Skip, MAX_FILE_BYTES};
 use ctxloop::tools::dispatch::DispatchParams;
 use ctxloop::tools::evaluate::{EvaluateParams, Judgment};
 use ctxloop::tools::retrieve::RetrieveParams;
-use ctxloop::types::{RetrieveOutput, Tier};
+use ctxloop::types::{RetrieveOutput, StopReason, Tier};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
@@ -586,6 +586,37 @@ fn a_file_name_or_text_with_control_characters_cannot_forge_or_drive_the_renderi
         assert!(!text.contains('\x1b') && !text.contains('\x07'), "{text}");
         assert!(text.contains(r"\u{1b}[31mred\u{7}"), "{text}");
     }
+}
+
+/// A snippet line longer than the whole budget is only ever a handle: it
+/// does not fill the budget. One 700 KB line (among short ones, so the file
+/// is no minified one) stopped the loop as `budget` ("context already fills
+/// 6000 tokens") with a 49-token answer.
+#[test]
+fn a_line_longer_than_the_budget_does_not_fill_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = format!("def {IDENT}():\n    return \"{}\"\n", "ab ".repeat(1_000));
+    text.extend((0..20).map(|i| format!("v{i} = {i}\n")));
+    write(dir.path(), "big.py", &text);
+    let out = Engine::new(EngineOptions::default())
+        .retrieve(
+            RetrieveParams {
+                task: IDENT.into(),
+                root: Some(dir.path().to_string_lossy().into_owned()),
+                budget_tokens: Some(100),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap();
+    assert_eq!(paths(&out), ["big.py"]);
+    assert_eq!(out.dropped, ["big.py:2-2"], "the long line is a handle");
+    assert_ne!(out.stop_reason, StopReason::Budget, "{:?}", out.cycles);
+    assert!(
+        out.cycles[0].decision.starts_with("refine"),
+        "{:?}",
+        out.cycles
+    );
 }
 
 /// A snippet line at the start of a line of the text rendering could pass
