@@ -458,6 +458,10 @@ fn cli_message(e: &crate::error::Error) -> String {
             "{} is given {count} times: pass at most {max}, the ones that matter most (a glob such as \"src/**/*.py\" covers many paths; the task's own words are searched without listing them)",
             flag_of(field)
         ),
+        Error::BlankRoot { given } => format!(
+            "--root {:?} is blank: omit --root to search the working directory, or pass a directory",
+            crate::error::clip(given)
+        ),
         other => other.to_string(),
     }
 }

@@ -29,6 +29,13 @@ pub enum Error {
         keywords: usize,
     },
 
+    /// The `root` argument is given but empty or blank.
+    #[error("root {:?} is blank: omit `root` to search the server's root, or pass a directory to search, absolute or relative to the server's root", clip(.given))]
+    BlankRoot {
+        /// The root as given.
+        given: String,
+    },
+
     /// The root does not exist.
     #[error("root {:?} does not exist: pass an existing directory as `root` (or --root)", clip_path(.path))]
     RootNotFound {

@@ -29,6 +29,15 @@ fn code_span(path: &str) -> String {
     format!("{fence} {p} {fence}")
 }
 
+/// The fence of a Markdown code block holding `text`: three backticks, or
+/// one more than the longest run in it (CommonMark), so that a line of the
+/// snippet (a Markdown file's own fence, a docstring's) cannot close the
+/// block and pass the rest off as the answer's own headings.
+fn code_fence(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat((longest + 1).max(3))
+}
+
 /// A snippet's text as the renderings show it: its lines as they are (tabs,
 /// and the carriage return of a CRLF line end, kept), other control
 /// characters written as escapes so that a file's bytes cannot drive the
@@ -106,13 +115,36 @@ pub(crate) fn range_line(path: &str, start: usize, end: usize) -> String {
     format!("--- {}:{start}-{end}\n", one_line(path))
 }
 
-/// A snippet with text in the text rendering: its range line and its lines.
+/// What starts each line of a snippet's text in the text rendering (an
+/// empty line gets the `|` alone). No other line of the rendering starts
+/// with `|`, so a line of a file cannot pass for a file's header: a
+/// docstring line `#2 src/secrets.py [high 0.99] …` read as a second file
+/// ranked, and `--- path:1-2`, a handles line or a gap could be forged the
+/// same way. Two bytes a line: the budget counts them
+/// ([`snippet_line_bytes`]).
+pub(crate) const SNIPPET_MARK: &str = "| ";
+
+/// Bytes one line of a snippet's shown text ([`shown_text`], split at
+/// `\n`) takes in the text rendering: its mark, its text and its newline.
+pub(crate) fn snippet_line_bytes(line: &str) -> usize {
+    let mark = if line.is_empty() {
+        1
+    } else {
+        SNIPPET_MARK.len()
+    };
+    mark + line.len() + 1
+}
+
+/// A snippet with text in the text rendering: its range line, then each of
+/// its lines after [`SNIPPET_MARK`].
 pub(crate) fn snippet_lines(path: &str, sn: &Snippet) -> String {
-    format!(
-        "{}{}\n",
-        range_line(path, sn.start_line, sn.end_line),
-        shown_text(&sn.text)
-    )
+    let mut s = range_line(path, sn.start_line, sn.end_line);
+    for line in shown_text(&sn.text).split('\n') {
+        s.push_str(if line.is_empty() { "|" } else { SNIPPET_MARK });
+        s.push_str(line);
+        s.push('\n');
+    }
+    s
 }
 
 /// The one line naming a file's snippets left out for the budget, as
@@ -166,6 +198,10 @@ pub fn skipped_line(out: &RetrieveOutput) -> Option<String> {
         (k.links_not_followed, "links not followed"),
         (k.name_not_utf8, "with names not UTF-8"),
         (k.dirs_not_read, "directories not read"),
+        (
+            k.walk_errors,
+            "walk errors (ignore files not parsed in full, entries not read: RUST_LOG=ctxloop=debug names them)",
+        ),
     ]
     .iter()
     .filter(|(n, _)| *n > 0)
@@ -296,13 +332,15 @@ pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
     for f in &out.files {
         for sn in f.snippets.iter().filter(|sn| !sn.text.is_empty()) {
             let lang = f.path.rsplit('.').next().unwrap_or("");
+            let text = shown_text(&sn.text);
+            let fence = code_fence(&text);
             s.push_str(&format!(
-                "\n## {}:{}-{}\n\n```{}\n{}\n```\n",
+                "\n## {}:{}-{}\n\n{fence}{}\n{}\n{fence}\n",
                 one_line(&f.path),
                 sn.start_line,
                 sn.end_line,
                 one_line(lang),
-                shown_text(&sn.text)
+                text
             ));
         }
     }
@@ -469,5 +507,8 @@ mod tests {
         let line = "skipped: 3 binary, 1 too large\n";
         assert!(render_text(&out).contains(line), "{}", render_text(&out));
         assert!(render_markdown(&out, "t").contains(line));
+        out.stats.skipped.walk_errors = 2;
+        let line = "skipped: 3 binary, 1 too large, 2 walk errors (ignore files not parsed in full, entries not read: RUST_LOG=ctxloop=debug names them)\n";
+        assert!(render_text(&out).contains(line), "{}", render_text(&out));
     }
 }

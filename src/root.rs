@@ -54,7 +54,8 @@ impl Roots {
     }
 
     /// Root resolution: `root` argument → `--root` → the working directory.
-    /// A relative `root` is taken relative to `--root` (or the working directory).
+    /// A relative `root` is taken relative to `--root` (or the working
+    /// directory); a blank one is [`Error::BlankRoot`].
     ///
     /// With `--root`, the result must lie inside it or an `--allow-root`
     /// ([`crate::confine::resolve_inside`]: "outside" is decided before
@@ -71,7 +72,17 @@ impl Roots {
                 source: e,
             })?,
         };
-        let arg = root.map(str::trim).filter(|r| !r.is_empty());
+        // A blank `root` is a mistake (a client's empty form field, a lost
+        // variable), not a request for the default: it was read as one and
+        // searched the whole server root.
+        let arg = match root {
+            Some(r) if r.trim().is_empty() => {
+                return Err(Error::BlankRoot {
+                    given: r.to_string(),
+                })
+            }
+            r => r.map(str::trim),
+        };
         let path = match arg {
             Some(r) => {
                 let r = PathBuf::from(r.replace('\\', "/"));

@@ -202,9 +202,12 @@ pub struct Skipped {
     /// Files whose name, or a directory's above them, is not UTF-8: listed in `stats.skipped_files`, not read. Absent when none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub name_not_utf8: usize,
-    /// Directories that could not be read, in full or in part (permission denied, a path longer than the system allows, an I/O error): the files below them are not searched. Listed in `stats.skipped_files`. Absent when none.
+    /// Directories that could not be read, in full or in part (permission denied, a path longer than the system allows, an I/O error): the files below them are not searched. Listed in `stats.skipped_files`, unless the query's globs leave no file there (an exclude removes it whole, or no include glob can match below it). Absent when none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dirs_not_read: usize,
+    /// Errors the walk met that name no directory it searched: an ignore file, or a line of one, that could not be read or parsed (the root's parents' ignore files included), or an entry whose type could not be read. An ignore rule lost to one lets through the files it would have skipped. Counted, not listed (their paths may lie outside the root or be hidden); the server's log names each at debug level (RUST_LOG=ctxloop=debug). Absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub walk_errors: usize,
 }
 
 /// Whether a count is zero (a count added after the others is left out of
@@ -258,7 +261,8 @@ pub struct Stats {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SkippedFile {
     /// Path relative to the root, `/`-separated; a byte of a name that is
-    /// not UTF-8 is written `\xNN`.
+    /// not UTF-8 is written `\xNN`. A path over 200 characters is cut to
+    /// them and ends `… (N bytes in all)`.
     pub path: String,
     /// Why: `file name is not UTF-8` or `directory name is not UTF-8` (the
     /// file cannot be named in an answer or a glob; rename it to search it),

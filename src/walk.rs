@@ -32,6 +32,7 @@ use crate::error::{Error, Result};
 use crate::types::SkippedFile;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 use std::time::SystemTime;
 
@@ -92,7 +93,8 @@ pub struct Walked {
     /// The files admitted, sorted by path, each once, at its real path.
     pub files: Vec<Entry>,
     /// Symbolic links not followed: their target is outside the root,
-    /// cannot be resolved (dangling, a loop), or is hidden or ignored.
+    /// cannot be resolved (dangling, a loop), or is hidden or ignored. A
+    /// walk stopped early counts those judged before it stopped.
     pub links_not_followed: usize,
     /// Files the hidden and ignore rules admit whose path below the root is
     /// not UTF-8, sorted: no answer, glob or judgment can name them, so they
@@ -103,6 +105,13 @@ pub struct Walked {
     /// system allows, an I/O error), sorted, each with why: the files below
     /// them are missing from `files`.
     pub dirs_not_read: Vec<SkippedFile>,
+    /// Errors the walk met that name no directory it admitted, so
+    /// `dirs_not_read` cannot list them: an ignore file (of an admitted
+    /// directory or of the root's parents) or one of its lines that could
+    /// not be read or parsed, an entry whose type could not be read.
+    /// Counted, never shown: their paths may lie outside the root or be
+    /// hidden or ignored. Each is logged (debug level).
+    pub walk_errors: usize,
 }
 
 /// The files the walk admits under `root` with [`WalkOptions`], entering
@@ -123,6 +132,9 @@ pub fn walk_with(
     // What `ignore` could not read: judged once the walk knows which
     // directories it admitted.
     let errors: Mutex<Vec<ignore::Error>> = Default::default();
+    // Errors in the ignore files of admitted directories: `ignore` attaches
+    // them to the directory's entry, never to the walk's results.
+    let rule_errors = std::sync::atomic::AtomicUsize::new(0);
     let out = Mutex::new(Vec::new());
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
@@ -151,6 +163,7 @@ pub fn walk_with(
         .build_parallel();
     walker.run(|| {
         let (out, links, dirs, not_utf8, errors) = (&out, &links, &dirs, &not_utf8, &errors);
+        let rule_errors = &rule_errors;
         Box::new(move |res| {
             if stop() {
                 return ignore::WalkState::Quit;
@@ -162,10 +175,15 @@ pub fn walk_with(
                         .lock()
                         .expect("walk links poisoned")
                         .push(dent.into_path()),
-                    Some(t) if t.is_dir() => dirs
-                        .lock()
-                        .expect("walk dirs poisoned")
-                        .push(dent.into_path()),
+                    Some(t) if t.is_dir() => {
+                        if let Some(err) = dent.error() {
+                            tracing::debug!(%err, "ignore file not read or parsed in full");
+                            rule_errors.fetch_add(error_count(err), Ordering::Relaxed);
+                        }
+                        dirs.lock()
+                            .expect("walk dirs poisoned")
+                            .push(dent.into_path())
+                    }
                     Some(t) if t.is_file() => {
                         if is_utf8_below(root, dent.path()) {
                             if let Some(found) = entry_of(root, dent.path()) {
@@ -190,13 +208,13 @@ pub fn walk_with(
     let not_utf8 = not_utf8.into_inner().expect("walk names poisoned");
     let mut dirs = dirs.into_inner().expect("walk dirs poisoned");
     let errors = errors.into_inner().expect("walk errors poisoned");
-    let dirs_not_read = dirs_not_read(root, &errors, &dirs);
+    let (dirs_not_read, unlisted) = dirs_not_read(root, &errors, &dirs);
     let links_not_followed = if links.is_empty() {
         0
     } else {
         // A link to a file listed as not UTF-8 reached it: an alias.
         dirs.extend(not_utf8.iter().cloned());
-        count_refused_links(root, &links, &files, &dirs)
+        count_refused_links(root, &links, &files, &dirs, stop)
     };
     let mut not_utf8: Vec<SkippedFile> = not_utf8
         .iter()
@@ -219,20 +237,27 @@ pub fn walk_with(
         links_not_followed,
         not_utf8,
         dirs_not_read,
+        walk_errors: unlisted + rule_errors.into_inner(),
     }
 }
 
 /// The directories `errors` name that the walk admitted (`dirs`), each with
-/// why, by path below the root, sorted. Only those: `ignore` reports an
-/// entry it cannot even type before the hidden and ignore rules see it,
-/// and the ignore files of the root's parents are outside the root, so an
-/// error on any other path is logged, never shown. The reason is the
-/// system's message alone (`File name too long (os error 36)`): `ignore`'s
-/// own message holds the absolute path.
-fn dirs_not_read(root: &Path, errors: &[ignore::Error], dirs: &[PathBuf]) -> Vec<SkippedFile> {
+/// why, by path below the root, sorted, and how many errors named none.
+/// Only those are listed: `ignore` reports an entry it cannot even type
+/// before the hidden and ignore rules see it, and the ignore files of the
+/// root's parents are outside the root, so an error on any other path (or
+/// on none) is logged and counted, never shown. The reason is the system's
+/// message alone (`File name too long (os error 36)`): `ignore`'s own
+/// message holds the absolute path.
+fn dirs_not_read(
+    root: &Path,
+    errors: &[ignore::Error],
+    dirs: &[PathBuf],
+) -> (Vec<SkippedFile>, usize) {
     if errors.is_empty() {
-        return Vec::new();
+        return (Vec::new(), 0);
     }
+    let mut unlisted = 0;
     let admitted: std::collections::HashSet<&Path> = dirs.iter().map(PathBuf::as_path).collect();
     let mut listed: Vec<SkippedFile> = Vec::new();
     for err in errors {
@@ -241,7 +266,8 @@ fn dirs_not_read(root: &Path, errors: &[ignore::Error], dirs: &[PathBuf]) -> Vec
             .filter(|p| admitted.contains(p))
             .and_then(|p| p.strip_prefix(root).ok());
         let Some(rel) = below else {
-            tracing::debug!(%err, "walk error on no directory the walk admitted: not listed");
+            tracing::debug!(%err, "walk error on no directory the walk admitted: counted");
+            unlisted += error_count(err);
             continue;
         };
         let why = io.map_or_else(
@@ -268,7 +294,19 @@ fn dirs_not_read(root: &Path, errors: &[ignore::Error], dirs: &[PathBuf]) -> Vec
         }
     }
     listed.sort_unstable_by(|a, b| a.path.cmp(&b.path).then_with(|| a.reason.cmp(&b.reason)));
-    listed
+    (listed, unlisted)
+}
+
+/// How many errors `err` holds: `ignore` reports the bad lines of the
+/// ignore files of one directory as one error of several parts.
+fn error_count(err: &ignore::Error) -> usize {
+    match err {
+        ignore::Error::Partial(errs) => errs.iter().map(error_count).sum(),
+        ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => error_count(err),
+        _ => 1,
+    }
 }
 
 /// The path, depth and I/O error an `ignore` error carries, where it has them.
@@ -320,36 +358,53 @@ fn is_hidden_name(name: &std::ffi::OsStr) -> bool {
 /// How many of `links` are refused: their target, resolved, is not a file
 /// or directory the walk reached at its real path (so it is outside the root,
 /// missing, a loop, hidden or ignored). A link to a reached one is an alias of
-/// a path already walked.
-///
-/// Only the links are resolved. The walk follows no link, so a reached
-/// path's parts below the root are real directories and its real path is
-/// the resolved root joined with its path below the root: resolving each of
-/// them instead made some 636,000 `readlink` calls on the Linux kernel's
-/// 78,197 files (56 links); now 687 (`strace -c`, 2026-12-06).
-fn count_refused_links(root: &Path, links: &[PathBuf], files: &[Entry], dirs: &[PathBuf]) -> usize {
-    let canon = |p: &Path| p.canonicalize().ok();
-    let Some(root_canon) = canon(root) else {
+/// a path already walked. `files` are sorted by `rel`. Once `stop` returns
+/// true no further link is judged (nor counted): a walk cut short by the
+/// deadline must not go on after it.
+fn count_refused_links(
+    root: &Path,
+    links: &[PathBuf],
+    files: &[Entry],
+    dirs: &[PathBuf],
+    stop: &(dyn Fn() -> bool + Sync),
+) -> usize {
+    if stop() {
+        return 0;
+    }
+    let Ok(root_canon) = root.canonicalize() else {
         return links.len();
     };
-    let real = |p: &Path| p.strip_prefix(root).ok().map(|rel| root_canon.join(rel));
-    let reached: std::collections::HashSet<PathBuf> = files
+    // Links are never followed, so below the root each walked path is its
+    // real path and only the root's own may differ: a target is looked up
+    // by its path below the resolved root, with no system call per walked
+    // file. Resolving each of them took 3.4 s after a 2 s deadline had
+    // stopped the walk of 276k files (one link in the tree, debug build),
+    // and made 635,722 `readlink` calls in a cold call on the Linux
+    // kernel's 78,197 files (56 links; now 687, `strace -c`, 2026-12-06).
+    let dirs: std::collections::HashSet<&Path> = dirs
         .iter()
-        .map(|e| e.abs.as_path())
-        .chain(dirs.iter().map(PathBuf::as_path))
-        .filter_map(real)
-        .chain(std::iter::once(root_canon.clone()))
+        .filter_map(|d| d.strip_prefix(root).ok())
         .collect();
-    links
-        .iter()
-        .filter(|link| {
-            let ok = canon(link).is_some_and(|t| reached.contains(&t));
-            if !ok {
-                tracing::debug!(link = %link.display(), "link leads outside the root, nowhere, or to a hidden or ignored path: skipped");
-            }
-            !ok
+    let is_reached = |target: &Path| {
+        target.strip_prefix(&root_canon).is_ok_and(|rel| {
+            dirs.contains(rel)
+                || rel.to_str().is_some_and(|_| {
+                    let rel = rel_path(rel);
+                    files.binary_search_by(|e| e.rel.cmp(&rel)).is_ok()
+                })
         })
-        .count()
+    };
+    let mut refused = 0;
+    for link in links {
+        if stop() {
+            break;
+        }
+        if !link.canonicalize().is_ok_and(|t| is_reached(&t)) {
+            tracing::debug!(link = %link.display(), "link leads outside the root, nowhere, or to a hidden or ignored path: skipped");
+            refused += 1;
+        }
+    }
+    refused
 }
 
 /// A relative path, `/`-separated.
@@ -484,6 +539,10 @@ pub fn is_dependency_dir(name: &str) -> bool {
 pub struct Filter {
     include: Option<Gitignore>,
     exclude: Option<Gitignore>,
+    /// The literal leading directories of each include glob (`src/**/*.py`
+    /// → `src`), or `None` when an include may match at any depth (see
+    /// [`include_dirs`]) or there is none.
+    include_dirs: Option<Vec<Vec<String>>>,
 }
 
 impl Filter {
@@ -494,6 +553,7 @@ impl Filter {
         Ok(Filter {
             include: compile("patterns", includes)?,
             exclude: compile("excludes", excludes)?,
+            include_dirs: include_dirs(includes),
         })
     }
 
@@ -516,6 +576,25 @@ impl Filter {
             .is_none_or(|set| set.matched_path_or_any_parents(rel, false).is_ignore())
     }
 
+    /// Whether the directory `rel` (relative, `/`-separated, `.` for the
+    /// root) may hold a file the include globs match: its path and the
+    /// literal leading directories of some include glob agree as far as
+    /// both go (`src/**` may match below `src/gen` and below `.`, never
+    /// below `build`). Always true without includes or with one that may
+    /// match at any depth.
+    pub fn may_hold_included(&self, rel: &str) -> bool {
+        let Some(globs) = &self.include_dirs else {
+            return true;
+        };
+        let dir: Vec<&str> = rel
+            .split('/')
+            .filter(|c| !c.is_empty() && *c != ".")
+            .collect();
+        globs
+            .iter()
+            .any(|lead| dir.iter().zip(lead).all(|(d, l)| d == l))
+    }
+
     /// Whether the excludes remove the directory `rel` and all below it
     /// (it, or a directory above it, matches an exclude). The includes
     /// cannot say that much: a directory not read may hold a file they match.
@@ -525,6 +604,37 @@ impl Filter {
             .as_ref()
             .is_some_and(|set| set.matched_path_or_any_parents(rel, true).is_ignore())
     }
+}
+
+/// The literal leading directories of each include glob, as a gitignore
+/// line reads it: the components before the first with glob syntax
+/// (`*?[]{}\`, an escape), a literal last component included (it may name a
+/// directory). `None` when one may match at any depth (no `/` but a
+/// trailing one: `*.py`, `docs/`) or when there are no includes but `!`
+/// ones (they start from every file).
+fn include_dirs(includes: &[String]) -> Option<Vec<Vec<String>>> {
+    let globs: Vec<String> = includes
+        .iter()
+        .map(|g| gitignore_line(g))
+        .filter(|g| !g.is_empty() && !g.starts_with('!'))
+        .collect();
+    if globs.is_empty() {
+        return None;
+    }
+    globs
+        .iter()
+        .map(|g| {
+            let g = g.trim_end_matches('/');
+            let anchored = g.starts_with('/') || g.contains('/');
+            anchored.then(|| {
+                g.trim_start_matches('/')
+                    .split('/')
+                    .take_while(|c| !c.contains(['*', '?', '[', ']', '{', '}', '\\']))
+                    .map(str::to_string)
+                    .collect()
+            })
+        })
+        .collect()
 }
 
 /// The include globs of `includes` that match none of `paths` (relative,
@@ -846,6 +956,38 @@ mod tests {
         assert_eq!(refused, 1, "the link to an ignored directory is counted");
     }
 
+    /// The links are judged after the walk, one resolution each; once the
+    /// call's stop fires no more are. A 2 s deadline stopped the walk of
+    /// 276k files with one link in them, then every file's path was
+    /// resolved: the answer came at 5.6 s.
+    #[cfg(unix)]
+    #[test]
+    fn links_are_not_judged_once_the_stop_fires() {
+        use std::os::unix::fs::symlink;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let (dir, root) = root_and_outside(&["a.py"]);
+        for name in ["l1.py", "l2.py", "l3.py"] {
+            symlink(dir.path().join("outside/secret.py"), root.join(name)).unwrap();
+        }
+        // The walk asks once per entry it visits: the root, `a.py` and
+        // the three links. Every later question is the judging's.
+        let asked = AtomicUsize::new(0);
+        let stop = || asked.fetch_add(1, Ordering::SeqCst) >= 5;
+        let walked = walk_with(
+            &root,
+            WalkOptions::default(),
+            &DependencyDirs::default(),
+            &stop,
+        );
+        assert_eq!(rels(&walked.files), ["a.py"]);
+        assert_eq!(
+            walked.links_not_followed, 0,
+            "no link judged after the stop"
+        );
+        let (_, refused) = walk_counting(&root, &|| false, &DependencyDirs::default());
+        assert_eq!(refused, 3);
+    }
+
     /// D1: a link's target passes the rules its own path would.
     #[cfg(unix)]
     #[test]
@@ -972,6 +1114,35 @@ mod tests {
     }
 
     #[test]
+    fn a_directory_off_every_include_glob_may_hold_no_included_file() {
+        let may = |includes: &[&str], dir: &str| {
+            let includes: Vec<String> = includes.iter().map(|g| g.to_string()).collect();
+            Filter::new(&includes, &[]).unwrap().may_hold_included(dir)
+        };
+        assert!(may(&[], "build"));
+        for dir in [".", "src", "src/gen/deep", "src/a.py"] {
+            assert!(may(&["src/**/*.py"], dir), "{dir}");
+        }
+        for dir in ["build", "srcs", "lib/src"] {
+            assert!(!may(&["src/**/*.py"], dir), "{dir}");
+            assert!(!may(&["/src/a.py", "./src\\b", "!lib/**"], dir), "{dir}");
+        }
+        assert!(may(&["docs/api/*.md"], "docs"), "above the glob's path");
+        assert!(!may(&["docs/api/*.md"], "docs/guide"));
+        assert!(may(&["src/**", "lib/*/x"], "lib/a/b"));
+        // Globs that may match at any depth, or only `!` ones: every directory.
+        for globs in [
+            &["*.py"][..],
+            &["docs/"],
+            &["**/gen"],
+            &["*/src/**"],
+            &["!*.md"],
+        ] {
+            assert!(may(globs, "build/out"), "{globs:?}");
+        }
+    }
+
+    #[test]
     fn include_globs_that_match_no_path_are_listed_as_given() {
         let paths = ["src/auth/token.py", "docs/guide.md"];
         let globs: Vec<String> = [
@@ -1062,6 +1233,32 @@ mod tests {
         );
         let full = dir.path().join(&only.path).as_os_str().len();
         assert!(full >= 4096 && full - 4 < 4096, "{full}");
+    }
+
+    /// An ignore file's bad line (here or in a parent of the root) was only
+    /// logged: the answer said nothing, though the rule it held was lost.
+    #[test]
+    fn errors_in_ignore_files_are_counted_here_and_above_the_root() {
+        let dir = tree(&["root/a.py", "root/sub/b.py", "root/gen/c.py"]);
+        let root = dir.path().join("root");
+        std::fs::write(dir.path().join(".ignore"), "{a,b\n").unwrap();
+        std::fs::write(root.join(".ignore"), "gen/\n[z-a]\n").unwrap();
+        std::fs::write(root.join("sub/.ignore"), "{x\n{y\n").unwrap();
+        let found = walked(&root);
+        assert_eq!(
+            rels(&found.files),
+            ["a.py", "sub/b.py"],
+            "the good line holds"
+        );
+        assert!(found.dirs_not_read.is_empty());
+        assert_eq!(
+            found.walk_errors, 4,
+            "one line above, one in the root, two in sub"
+        );
+        std::fs::write(dir.path().join(".ignore"), "").unwrap();
+        std::fs::write(root.join(".ignore"), "gen/\n").unwrap();
+        std::fs::remove_file(root.join("sub/.ignore")).unwrap();
+        assert_eq!(walked(&root).walk_errors, 0);
     }
 
     #[cfg(target_os = "linux")]

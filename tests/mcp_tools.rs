@@ -389,6 +389,23 @@ async fn a_root_argument_may_only_narrow_the_server_root() {
     assert!(msg.contains("outside the server's root"), "{msg}");
     let msg = err(&c, "retrieve", json!({"task": "profile", "root": ".."})).await;
     assert!(msg.contains("outside the server's root"), "{msg}");
+    // A blank root is refused, not read as the server's root (it was).
+    for root in ["", " ", "\t\n"] {
+        for tool in ["retrieve", "dispatch"] {
+            let args = json!({"task": "token expiry", "root": root});
+            let msg = err(&c, tool, args.clone()).await;
+            assert!(
+                msg.contains(
+                    "is blank: omit `root` to search the server's root, or pass a directory"
+                ),
+                "{tool} {args}: {msg}"
+            );
+        }
+    }
+    let d = ok(&c, "dispatch", json!({"task": "token expiry"})).await;
+    let sid = d["session_id"].as_str().unwrap();
+    let msg = err(&c, "dispatch", json!({"session_id": sid, "root": " "})).await;
+    assert!(msg.contains("is blank"), "{msg}");
     // Without `root` the server's root is searched; nothing outside it comes back.
     let out = ok(&c, "retrieve", json!({"task": "token expiry session"})).await;
     for p in paths(&out["files"]) {

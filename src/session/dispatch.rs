@@ -35,7 +35,7 @@ impl Session {
         let (loaded, walk_stopped, t_walk) = self.walk_and_read(corpus, t0);
         let t_load = t0.elapsed();
         let (docs, mut stats) = self.sort_out(&loaded, &filter, walk_stopped);
-        self.check_includes(&loaded, walk_stopped, &mut stats)?;
+        self.check_includes(&loaded, &filter, walk_stopped, &mut stats)?;
         self.check_excludes(&loaded, &filter, walk_stopped, &stats)?;
         let cands: Vec<Candidate> = docs
             .iter()
@@ -249,6 +249,7 @@ impl Session {
                 self.links_not_followed = walked.links_not_followed;
                 self.not_utf8 = walked.not_utf8;
                 self.dirs_not_read = walked.dirs_not_read;
+                self.walk_errors = walked.walk_errors;
                 let entries = walked.files;
                 let walk_stopped = limits.hit();
                 let t_walk = t0.elapsed();
@@ -272,17 +273,21 @@ impl Session {
     /// a session's first cycle, include globs none of which matched a file
     /// leave nothing to search: [`Error::NothingIncluded`]. (A later cycle's
     /// globs add to the first's, so it lists them.) Not after a walk cut
-    /// short or one that could not read a directory: a glob may match a file
-    /// it did not reach.
+    /// short or one that could not read a directory an include glob may
+    /// match a file in: a glob may match a file it did not reach.
     fn check_includes(
         &self,
         loaded: &[Loaded],
+        filter: &Filter,
         walk_stopped: Option<StopReason>,
         stats: &mut Stats,
     ) -> Result<()> {
         if self.query.patterns.is_empty()
             || walk_stopped.is_some()
-            || !self.dirs_not_read.is_empty()
+            || self
+                .dirs_not_read
+                .iter()
+                .any(|d| filter.may_hold_included(&d.path))
         {
             return Ok(());
         }
@@ -357,8 +362,10 @@ impl Session {
             ..Stats::default()
         };
         stats.skipped.links_not_followed = self.links_not_followed;
+        stats.skipped.walk_errors = self.walk_errors;
         // Files no answer can name, within the query's globs, and the
-        // directories the walk could not read, unless excluded whole.
+        // directories the walk could not read, unless excluded whole or
+        // off every include glob's path (no file there could be included).
         let not_utf8: Vec<&SkippedFile> = self
             .not_utf8
             .iter()
@@ -367,16 +374,22 @@ impl Session {
         let dirs_not_read: Vec<&SkippedFile> = self
             .dirs_not_read
             .iter()
-            .filter(|d| !filter.excludes_dir(&d.path))
+            .filter(|d| !filter.excludes_dir(&d.path) && filter.may_hold_included(&d.path))
             .collect();
         stats.skipped.name_not_utf8 = not_utf8.len();
         stats.skipped.dirs_not_read = dirs_not_read.len();
         let mut listed: Vec<&SkippedFile> = not_utf8.into_iter().chain(dirs_not_read).collect();
         listed.sort_by(|a, b| a.path.cmp(&b.path));
+        // A path is cut as every echo is ([`crate::error::clip`]): one
+        // not read for its length (over PATH_MAX, 4,096 bytes on Linux) was
+        // shown whole, and a hundred of them would swell the answer by 400 KB.
         stats.skipped_files = listed
             .into_iter()
             .take(MAX_SKIPPED_LISTED)
-            .cloned()
+            .map(|f| SkippedFile {
+                path: crate::error::clip(&f.path),
+                reason: f.reason.clone(),
+            })
             .collect();
         let mut docs: Vec<(String, Arc<Doc>, bool)> = Vec::with_capacity(loaded.len());
         for l in loaded.iter() {

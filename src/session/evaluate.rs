@@ -229,10 +229,11 @@ impl Session {
         // Agent-reported gaps stay open until the agent's next judgments.
         gaps.append(&mut self.agent_gaps);
         self.gaps = gaps;
+        let budget = self.config.budget_tokens;
         let context_tokens: usize = snippets
             .iter()
             .flatten()
-            .map(|s| snippets::tokens_of(&s.text))
+            .map(|s| snippets::showable_tokens(&s.text, budget))
             .sum();
         // Kept for `result()`: the answer of the last cycle shows the same files.
         self.snippets = context_paths

@@ -167,6 +167,8 @@ pub struct Session {
     not_utf8: Vec<SkippedFile>,
     /// Directories of the last walk that could not be read, with why.
     dirs_not_read: Vec<SkippedFile>,
+    /// Errors of the last walk that name no directory it admitted (counted only).
+    walk_errors: usize,
     /// Files of this call ranked without their syntax tree, and why
     /// (`stats.not_parsed`).
     not_parsed: BTreeMap<String, crate::lang::Cap>,
@@ -218,6 +220,7 @@ impl Session {
             links_not_followed: 0,
             not_utf8: Vec::new(),
             dirs_not_read: Vec::new(),
+            walk_errors: 0,
             not_parsed: BTreeMap::new(),
         }
     }

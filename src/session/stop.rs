@@ -35,7 +35,10 @@ pub struct CycleFacts {
     pub top_mean: f64,
     /// The same mean after the previous cycle (`None` in the first).
     pub previous_top_mean: Option<f64>,
-    /// Estimated tokens (bytes / 4) of the snippets of the files in context.
+    /// Estimated tokens (bytes / 4) of the snippets of the files in
+    /// context, as far as an answer could show them (see
+    /// [`crate::snippets::showable_tokens`]: a line longer than the whole
+    /// budget fills none of it).
     pub context_tokens: usize,
     /// Set when the call's deadline passed or it was cancelled before the gap
     /// search (no gaps were looked for).

@@ -3,7 +3,7 @@
 //! change, cut to its first lines when it does not fit.
 
 use super::tokens_of;
-use crate::render::{file_line, handles_line, range_line, shown_text};
+use crate::render::{file_line, handles_line, range_line, shown_text, snippet_line_bytes};
 use crate::types::{File, Snippet, Tier};
 
 /// Weight of a file's tier in [`pack`]'s order, beside its relevance
@@ -57,9 +57,10 @@ impl<'f> FileCost<'f> {
             .iter()
             .map(|s| {
                 let mut p = vec![0];
-                // The bytes the rendering writes (control characters escaped).
+                // The bytes the rendering writes (control characters
+                // escaped, each line marked).
                 for l in shown_text(&s.text).split('\n') {
-                    p.push(p.last().copied().unwrap_or(0) + l.len() + 1);
+                    p.push(p.last().copied().unwrap_or(0) + snippet_line_bytes(l));
                 }
                 p
             })
@@ -333,9 +334,9 @@ mod tests {
         ];
         let (used, dropped) = pack(&mut files, 150);
         // Reserved: the header lines (6 tokens each) and the handles (8, 8,
-        // 8). a.py's snippet costs 104 in all (96 past its handle), b.py's
-        // first does not fit, its second does (14, 6 past its handle).
-        assert_eq!(used, 6 + 104 + 6 + 8 + 14);
+        // 8). a.py's snippet costs 105 in all (97 past its handle), b.py's
+        // first does not fit, its second does (15, 7 past its handle).
+        assert_eq!(used, 6 + 105 + 6 + 8 + 15);
         assert_eq!(dropped, ["b.py:5-9"]);
         assert!(files[1].snippets[0].text.is_empty());
         assert!(!files[1].snippets[1].text.is_empty());

@@ -29,6 +29,24 @@ pub fn tokens_of(text: &str) -> usize {
     text.len().div_ceil(4)
 }
 
+/// Estimated tokens of the part of a snippet's text an answer of `budget`
+/// tokens could show: its lines before the first that alone holds more
+/// than the whole budget. [`pack`] shows a snippet whole or its first
+/// lines, so that line and the rest are only ever a handle: a snippet of
+/// one 700 KB line counted 175k tokens, and a loop whose answer showed 49
+/// stopped as `budget`.
+pub fn showable_tokens(text: &str, budget: usize) -> usize {
+    let longest = budget.saturating_mul(4);
+    let mut at: usize = 0;
+    for line in text.split('\n') {
+        if line.len() > longest {
+            return tokens_of(&text[..at.saturating_sub(1)]);
+        }
+        at += line.len() + 1;
+    }
+    tokens_of(text)
+}
+
 /// Post-processing: the snippets of a file in context, and packing the
 /// answer's files into the token budget.
 pub trait PostProcess: Send + Sync {
@@ -70,5 +88,19 @@ impl PostProcess for Snippets {
 
     fn pack(&self, files: &mut [File], budget: usize) -> (usize, Vec<String>) {
         pack(files, budget)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn showable_tokens_stop_at_the_first_line_longer_than_the_budget() {
+        let long = "x".repeat(401);
+        assert_eq!(showable_tokens("abcd\nefgh", 100), tokens_of("abcd\nefgh"));
+        assert_eq!(showable_tokens(&long, 100), 0);
+        assert_eq!(showable_tokens(&format!("abcd\n{long}\nefgh"), 100), 1);
+        assert_eq!(showable_tokens(&"x".repeat(400), 100), 100, "it fits");
     }
 }
