@@ -62,7 +62,9 @@ impl Beneath {
             #[cfg(unix)]
             fd: rustix::fs::open(
                 root,
-                rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
+                rustix::fs::OFlags::RDONLY
+                    | rustix::fs::OFlags::DIRECTORY
+                    | rustix::fs::OFlags::CLOEXEC,
                 rustix::fs::Mode::empty(),
             )?,
         })
@@ -110,13 +112,7 @@ fn open_beneath(root_fd: &rustix::fd::OwnedFd, parts: &[&str]) -> io::Result<Fil
         use rustix::fs::{openat2, ResolveFlags};
         let resolve =
             ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
-        match openat2(
-            root_fd,
-            parts.join("/"),
-            file_flags,
-            Mode::empty(),
-            resolve,
-        ) {
+        match openat2(root_fd, parts.join("/"), file_flags, Mode::empty(), resolve) {
             Ok(fd) => return regular(fd),
             Err(rustix::io::Errno::NOSYS | rustix::io::Errno::PERM) => {}
             Err(e) => return Err(e.into()),
@@ -126,7 +122,12 @@ fn open_beneath(root_fd: &rustix::fd::OwnedFd, parts: &[&str]) -> io::Result<Fil
     let mut dir: Option<rustix::fd::OwnedFd> = None;
     for part in dirs {
         let from = dir.as_ref().unwrap_or(root_fd);
-        dir = Some(openat(from, *part, dir_flags | OFlags::NOFOLLOW, Mode::empty())?);
+        dir = Some(openat(
+            from,
+            *part,
+            dir_flags | OFlags::NOFOLLOW,
+            Mode::empty(),
+        )?);
     }
     let from = dir.as_ref().unwrap_or(root_fd);
     regular(openat(from, *file, file_flags, Mode::empty())?)

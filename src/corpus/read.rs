@@ -9,7 +9,7 @@ use crate::query::TermSet;
 use crate::safe_open::Beneath;
 use crate::walk::Entry;
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -104,18 +104,20 @@ pub(super) fn read_doc(
 /// version of the file is read (else [`Skip::Unreadable`]). `beneath`, the
 /// walk's root opened once, opens it when `abs` is `rel` below that root.
 pub(super) fn read_text(
-    abs: &std::path::Path,
+    abs: &Path,
     rel: &str,
     size: u64,
     expect: Option<&Key>,
     beneath: Option<&Beneath>,
 ) -> Result<String, Skip> {
     // Never through a link below the root, even one swapped in after the walk.
-    let file = match beneath {
-        Some(b) if abs.strip_prefix(b.root()).is_ok_and(|r| r == std::path::Path::new(rel)) => {
-            b.open_file(rel)
-        }
-        _ => crate::safe_open::open_walked(abs, rel),
+    let below = |b: &&Beneath| {
+        abs.strip_prefix(b.root())
+            .is_ok_and(|r| r == Path::new(rel))
+    };
+    let file = match beneath.filter(below) {
+        Some(b) => b.open_file(rel),
+        None => crate::safe_open::open_walked(abs, rel),
     }
     .map_err(|_| Skip::Unreadable)?;
     if let Some(expect) = expect {

@@ -267,7 +267,10 @@ mod tests {
             .iter()
             .map(|n| (format!("src/{n}.py"), format!("def {n}():\n    pass\n")))
             .collect();
-        let files: Vec<(&str, &str)> = texts.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let files: Vec<(&str, &str)> = texts
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
         let task = format!("Crash in `{}`", names.join("()`, `"));
         let defining = defines_in(&files, &task)
             .iter()
