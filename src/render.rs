@@ -115,32 +115,62 @@ pub(crate) fn range_line(path: &str, start: usize, end: usize) -> String {
     format!("--- {}:{start}-{end}\n", one_line(path))
 }
 
-/// What starts each line of a snippet's text in the text rendering (an
-/// empty line gets the `|` alone). No other line of the rendering starts
-/// with `|`, so a line of a file cannot pass for a file's header: a
+/// What starts a line of a snippet's text in the text rendering that could
+/// pass for a line of the answer itself (see [`reads_as_answer_line`]): a
 /// docstring line `#2 src/secrets.py [high 0.99] …` read as a second file
 /// ranked, and `--- path:1-2`, a handles line or a gap could be forged the
-/// same way. Two bytes a line: the budget counts them
-/// ([`snippet_line_bytes`]).
+/// same way. Only such lines are marked (two bytes each, counted by the
+/// budget: [`snippet_line_bytes`]); every line marked, the `| ` cost 3-4 %
+/// of an answer's tokens and edit recall fell on dev-python 61.1 -> 60.6 %
+/// and dev-questions 74.8 -> 74.0 (bench, 2026-12-06).
 pub(crate) const SNIPPET_MARK: &str = "| ";
 
+/// Whether a line begins the way a line the text rendering writes itself
+/// does ([`render_text`]): the header, `stopped early:`, `skipped:`, `not
+/// searched:`, `include globs …`, a file's `#N path`, a range line `---
+/// path:a-b`, a handles line `   left out`, `Gaps:` and a gap `- [kind]`,
+/// the closing `N snippets left out` line, and the mark `|` itself. A
+/// snippet line that does is written after [`SNIPPET_MARK`].
+pub(crate) fn reads_as_answer_line(line: &str) -> bool {
+    const OPENINGS: [&str; 10] = [
+        "|",
+        "--- ",
+        "- [",
+        "   left out",
+        "Gaps:",
+        "ctxloop:",
+        "stopped early:",
+        "skipped:",
+        "not searched:",
+        "include globs",
+    ];
+    let b = line.as_bytes();
+    OPENINGS.iter().any(|o| line.starts_with(o))
+        || b.first().is_some_and(u8::is_ascii_digit)
+        || (b.first() == Some(&b'#') && b.get(1).is_some_and(u8::is_ascii_digit))
+}
+
 /// Bytes one line of a snippet's shown text ([`shown_text`], split at
-/// `\n`) takes in the text rendering: its mark, its text and its newline.
+/// `\n`) takes in the text rendering: its mark if it has one, its text and
+/// its newline.
 pub(crate) fn snippet_line_bytes(line: &str) -> usize {
-    let mark = if line.is_empty() {
-        1
-    } else {
+    let mark = if reads_as_answer_line(line) {
         SNIPPET_MARK.len()
+    } else {
+        0
     };
     mark + line.len() + 1
 }
 
-/// A snippet with text in the text rendering: its range line, then each of
-/// its lines after [`SNIPPET_MARK`].
+/// A snippet with text in the text rendering: its range line, then its
+/// lines, each that could pass for a line of the answer after
+/// [`SNIPPET_MARK`].
 pub(crate) fn snippet_lines(path: &str, sn: &Snippet) -> String {
     let mut s = range_line(path, sn.start_line, sn.end_line);
     for line in shown_text(&sn.text).split('\n') {
-        s.push_str(if line.is_empty() { "|" } else { SNIPPET_MARK });
+        if reads_as_answer_line(line) {
+            s.push_str(SNIPPET_MARK);
+        }
         s.push_str(line);
         s.push('\n');
     }
@@ -495,6 +525,62 @@ mod tests {
         let md = render_markdown(&out, "  fix the token expiry bug ");
         assert!(md.contains("Task: fix the token expiry bug\n"), "{md}");
         assert!(md.contains(&format!("**Stopped early:** {detail}")), "{md}");
+    }
+
+    /// Every line the text rendering writes itself (not a snippet's)
+    /// begins as `reads_as_answer_line` knows, so a snippet line written
+    /// the same way is marked: a new kind of line must be added there.
+    #[test]
+    fn every_line_of_the_answer_reads_as_one_and_code_does_not() {
+        let mut out = token_expiry();
+        out.truncated = Some(crate::types::Truncated {
+            reason: crate::types::StopReason::Deadline,
+            detail: "deadline".into(),
+        });
+        out.stats.skipped.binary = 1;
+        out.stats.unmatched_patterns = vec!["nosuch/**".into()];
+        out.stats.skipped_files = vec![crate::types::SkippedFile {
+            path: "bad".into(),
+            reason: "unreadable".into(),
+        }];
+        out.dropped = vec!["a.py:1-2".into()];
+        out.gaps = vec![crate::types::Gap {
+            kind: crate::types::GapKind::UndefinedSymbol,
+            description: "d".into(),
+            symbol: None,
+            referenced_from: None,
+            suggested_paths: vec![],
+            critical: true,
+        }];
+        for f in &mut out.files {
+            for sn in &mut f.snippets {
+                sn.text.clear();
+            }
+            f.snippets.push(Snippet {
+                start_line: 1,
+                end_line: 1,
+                text: "x".into(),
+            });
+            f.snippets.push(Snippet {
+                start_line: 3,
+                end_line: 4,
+                text: String::new(),
+            });
+        }
+        let text = render_text(&out);
+        for line in text.lines().filter(|l| !l.is_empty() && *l != "x") {
+            assert!(reads_as_answer_line(line), "{line:?} in\n{text}");
+        }
+        for code in [
+            "def f():",
+            "    # 2 cases",
+            "#include <a.h>",
+            "-x",
+            "|x|",
+            "",
+        ] {
+            assert_eq!(reads_as_answer_line(code), code == "|x|", "{code:?}");
+        }
     }
 
     #[test]

@@ -334,9 +334,9 @@ mod tests {
         ];
         let (used, dropped) = pack(&mut files, 150);
         // Reserved: the header lines (6 tokens each) and the handles (8, 8,
-        // 8). a.py's snippet costs 105 in all (97 past its handle), b.py's
-        // first does not fit, its second does (15, 7 past its handle).
-        assert_eq!(used, 6 + 105 + 6 + 8 + 15);
+        // 8). a.py's snippet costs 104 in all (96 past its handle), b.py's
+        // first does not fit, its second does (14, 6 past its handle).
+        assert_eq!(used, 6 + 104 + 6 + 8 + 14);
         assert_eq!(dropped, ["b.py:5-9"]);
         assert!(files[1].snippets[0].text.is_empty());
         assert!(!files[1].snippets[1].text.is_empty());
