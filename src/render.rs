@@ -222,7 +222,7 @@ pub fn skipped_line(out: &RetrieveOutput) -> Option<String> {
         (k.unreadable, "unreadable"),
         (
             k.ignored,
-            "excluded by the last cycle's globs (yours and refine's)",
+            "excluded by the last cycle's globs (those refine added, and yours if you gave any)",
         ),
         (k.not_read, "not read (stopped early)"),
         (k.links_not_followed, "links not followed"),
