@@ -799,6 +799,10 @@ fn invalid(field: &'static str, raw: &str, e: ignore::Error) -> Error {
     }
 }
 
+#[cfg(all(test, target_os = "linux"))]
+#[path = "../tests/common/deep_tree.rs"]
+mod deep_tree;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1189,22 +1193,8 @@ mod tests {
         assert!(excluding_all(&filter, &strings(&["**"]), []).is_empty());
     }
 
-    /// `depth` nested directories `name/name/…` under `dir`, the last
-    /// holding `file`, made one level at a time (`mkdirat`, `openat`): the
-    /// whole path may be longer than the system lets a path be.
     #[cfg(target_os = "linux")]
-    fn deep_tree(dir: &Path, name: &str, depth: usize, file: &str) {
-        use rustix::fs::{mkdirat, openat, Mode, OFlags, CWD};
-        let open = OFlags::DIRECTORY | OFlags::RDONLY;
-        let mut fd = openat(CWD, dir, open, Mode::empty()).unwrap();
-        for _ in 0..depth {
-            mkdirat(&fd, name, Mode::from_raw_mode(0o755)).unwrap();
-            fd = openat(&fd, name, open, Mode::empty()).unwrap();
-        }
-        let create = OFlags::CREATE | OFlags::WRONLY;
-        let f = openat(&fd, file, create, Mode::from_raw_mode(0o644)).unwrap();
-        rustix::io::write(&f, b"def zorblax_deep():\n    pass\n").unwrap();
-    }
+    use super::deep_tree::deep_tree;
 
     #[cfg(target_os = "linux")]
     #[test]
@@ -1215,7 +1205,13 @@ mod tests {
         let dir = tree(&["a.py", "gen/keep.txt", ".hid/keep.txt"]);
         std::fs::write(dir.path().join(".ignore"), "gen/\n").unwrap();
         for at in ["", "gen", ".hid"] {
-            deep_tree(&dir.path().join(at), "abc", 1030, "zorblax.py");
+            deep_tree(
+                &dir.path().join(at),
+                "abc",
+                1030,
+                "zorblax.py",
+                "def zorblax_deep():\n    pass\n",
+            );
         }
         let walked = walked(dir.path());
         assert_eq!(rels(&walked.files), ["a.py"]);

@@ -849,22 +849,8 @@ fn exclude_globs_that_leave_no_file_are_an_error_naming_them() {
     assert!(err.contains("excludes every file"), "{err}");
 }
 
-/// `depth` nested directories `name/name/…` under `dir`, the last holding
-/// `file`, made one level at a time (`mkdirat`, `openat`): the whole path
-/// may be longer than the system lets a path be.
 #[cfg(target_os = "linux")]
-fn deep_tree(dir: &Path, name: &str, depth: usize, file: &str, text: &str) {
-    use rustix::fs::{mkdirat, openat, Mode, OFlags, CWD};
-    let open = OFlags::DIRECTORY | OFlags::RDONLY;
-    let mut fd = openat(CWD, dir, open, Mode::empty()).unwrap();
-    for _ in 0..depth {
-        mkdirat(&fd, name, Mode::from_raw_mode(0o755)).unwrap();
-        fd = openat(&fd, name, open, Mode::empty()).unwrap();
-    }
-    let create = OFlags::CREATE | OFlags::WRONLY;
-    let f = openat(&fd, file, create, Mode::from_raw_mode(0o644)).unwrap();
-    rustix::io::write(&f, text.as_bytes()).unwrap();
-}
+use crate::common::deep_tree::deep_tree;
 
 #[cfg(target_os = "linux")]
 #[test]

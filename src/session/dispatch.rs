@@ -291,16 +291,14 @@ impl Session {
         {
             return Ok(());
         }
-        let paths = loaded.iter().map(|l| l.entry.rel.as_str());
-        let skipped = self.not_utf8.iter().map(|f| f.path.as_str());
-        let unmatched = unmatched_includes(&self.query.patterns, paths.chain(skipped));
+        let unmatched = unmatched_includes(&self.query.patterns, self.walked_paths(loaded));
         let includes = self
             .query
             .patterns
             .iter()
             .filter(|g| !g.trim().is_empty() && !g.trim().starts_with('!'))
             .count();
-        let walked = loaded.len() + self.not_utf8.len();
+        let walked = self.walked_paths(loaded).count();
         if self.cycle == 1 && walked > 0 && !unmatched.is_empty() && unmatched.len() == includes {
             return Err(Error::NothingIncluded {
                 globs: unmatched,
@@ -334,9 +332,7 @@ impl Session {
         {
             return Ok(());
         }
-        let paths = loaded.iter().map(|l| l.entry.rel.as_str());
-        let skipped = self.not_utf8.iter().map(|f| f.path.as_str());
-        let globs = excluding_all(filter, &self.query.excludes, paths.chain(skipped));
+        let globs = excluding_all(filter, &self.query.excludes, self.walked_paths(loaded));
         if globs.is_empty() {
             return Ok(());
         }
@@ -344,8 +340,16 @@ impl Session {
             globs,
             root: self.config.root.clone(),
             with_includes: self.query.patterns.iter().any(|g| !g.trim().is_empty()),
-            walked: loaded.len() + self.not_utf8.len(),
+            walked: self.walked_paths(loaded).count(),
         })
+    }
+
+    /// Every path the walk found that the hidden and ignore rules admit:
+    /// the files read and those whose names are not UTF-8 (as listed), what
+    /// the include and exclude checks judge.
+    fn walked_paths<'a>(&'a self, loaded: &'a [Loaded]) -> impl Iterator<Item = &'a str> {
+        let paths = loaded.iter().map(|l| l.entry.rel.as_str());
+        paths.chain(self.not_utf8.iter().map(|f| f.path.as_str()))
     }
 
     /// The read files with whether the query's filter allows each, and the

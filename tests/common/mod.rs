@@ -2,6 +2,9 @@
 //! to the server over `tokio::io::duplex`, and tool-call shortcuts.
 #![allow(dead_code)]
 
+#[cfg(target_os = "linux")]
+pub mod deep_tree;
+
 use ctxloop::engine::EngineOptions;
 use ctxloop::server::CtxServer;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
