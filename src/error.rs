@@ -245,7 +245,14 @@ pub const ECHO_CHARS: usize = 200;
 /// `s` cut to [`ECHO_CHARS`] characters, saying how long it was: an error
 /// must not hand a megabyte task back to the caller.
 pub fn clip(s: &str) -> String {
-    match s.char_indices().nth(ECHO_CHARS) {
+    clip_to(s, ECHO_CHARS)
+}
+
+/// `s` cut to `max` characters, marked when cut with its length in bytes
+/// (what [`clip`] does at [`ECHO_CHARS`]; the JSON-RPC transport quotes
+/// methods and malformed requests at its own lengths).
+pub fn clip_to(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
         Some((i, _)) => format!("{}… ({} bytes in all)", &s[..i], s.len()),
         None => s.to_string(),
     }

@@ -21,7 +21,7 @@ pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(
     serde_json::from_value(Value::Object(args)).map_err(|e| {
         format!(
             "invalid arguments: {}",
-            super::transport::quote(&e.to_string(), 300)
+            crate::error::clip_to(&e.to_string(), 300)
         )
     })
 }
@@ -187,7 +187,7 @@ fn expected(
 }
 
 fn describe(value: &Value) -> String {
-    let text = super::transport::quote(&value.to_string(), ECHO_CHARS);
+    let text = crate::error::clip_to(&value.to_string(), ECHO_CHARS);
     let kind = match value {
         Value::Null => return "null".to_string(),
         Value::Bool(_) => "the boolean",

@@ -104,7 +104,7 @@ impl ServerHandler for CtxServer {
             return Err(ErrorData::invalid_params(
                 format!(
                     "unknown tool `{}`: the tools are {}",
-                    transport::quote(&request.name, 100),
+                    crate::error::clip_to(&request.name, 100),
                     names.join(", ")
                 ),
                 None,
@@ -145,7 +145,7 @@ impl ServerHandler for CtxServer {
                 format!(
                     "invalid params for `{}`: {}",
                     request.method,
-                    transport::quote(&params.to_string(), 200)
+                    crate::error::clip_to(&params.to_string(), 200)
                 ),
                 None,
             )),
@@ -153,7 +153,7 @@ impl ServerHandler for CtxServer {
                 rmcp::model::ErrorCode::METHOD_NOT_FOUND,
                 format!(
                     "method not found: {}",
-                    transport::quote(&request.method, 100)
+                    crate::error::clip_to(&request.method, 100)
                 ),
                 None,
             )),

@@ -18,6 +18,7 @@
 //! so replies never interleave.
 
 use super::id_scan::{self, IdScan};
+use crate::error::clip_to;
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
@@ -163,7 +164,7 @@ where
             if !self.started {
                 tracing::warn!(
                     "dropped the notification {} that came before `initialize`",
-                    quote(method, QUOTE_CHARS)
+                    clip_to(method, QUOTE_CHARS)
                 );
             }
             return self.started;
@@ -327,7 +328,7 @@ fn explain_error(mut item: TxJsonRpcMessage<RoleServer>) -> TxJsonRpcMessage<Rol
         let method = message
             .strip_prefix("method not found: ")
             .unwrap_or(message);
-        let shown = serde_json::to_string(&quote(method, QUOTE_CHARS)).unwrap_or_default();
+        let shown = serde_json::to_string(&clip_to(method, QUOTE_CHARS)).unwrap_or_default();
         e.message = if method.starts_with("notifications/") {
             format!(
                 "{shown} is a notification: send it without an `id` (a request with that method \
@@ -486,7 +487,7 @@ fn unparsed(s: &str) -> Vec<Vec<u8>> {
     }
     tracing::warn!(
         "ignoring a line that is not JSON: {}",
-        quote(s, QUOTE_CHARS)
+        clip_to(s, QUOTE_CHARS)
     );
     Vec::new()
 }
@@ -517,7 +518,7 @@ fn what_is_wrong(v: &Value, id_text: Option<&str>) -> Option<String> {
         Some(other) => {
             return Some(format!(
                 "Invalid Request: `jsonrpc` must be \"2.0\", not {}",
-                quote(&other.to_string(), QUOTE_CHARS)
+                clip_to(&other.to_string(), QUOTE_CHARS)
             ))
         }
     }
@@ -526,7 +527,7 @@ fn what_is_wrong(v: &Value, id_text: Option<&str>) -> Option<String> {
         Some(other) => {
             return Some(format!(
                 "Invalid Request: `method` must be a string naming the method, e.g. \"tools/call\", not {}",
-                quote(&other.to_string(), QUOTE_CHARS)
+                clip_to(&other.to_string(), QUOTE_CHARS)
             ))
         }
         None if v.get("result").is_none() && v.get("error").is_none() => {
@@ -547,7 +548,7 @@ fn what_is_wrong(v: &Value, id_text: Option<&str>) -> Option<String> {
             Some(format!(
                 "Invalid Request: `params` must be an object (MCP passes parameters by name), not {} {}{example}",
                 json_kind(other),
-                quote(&other.to_string(), QUOTE_CHARS)
+                clip_to(&other.to_string(), QUOTE_CHARS)
             ))
         }
     }
@@ -576,7 +577,7 @@ fn bad_id(v: &Value, id_text: Option<&str>) -> Option<String> {
     if let Some(t) = id_text.filter(|t| is_out_of_range_integer(t)) {
         return Some(format!(
             "Invalid Request: `id` {} is out of range: an integer id must lie between {} and {}; send a smaller integer (e.g. a counter from 1) or a string",
-            quote(t, QUOTE_CHARS),
+            clip_to(t, QUOTE_CHARS),
             i64::MIN,
             i64::MAX
         ));
@@ -590,7 +591,7 @@ fn bad_id(v: &Value, id_text: Option<&str>) -> Option<String> {
     (!(whole || id.is_string())).then(|| {
         format!(
             "Invalid Request: `id` must be a string or an integer (MCP forbids null), not {}",
-            quote(&id.to_string(), QUOTE_CHARS)
+            clip_to(&id.to_string(), QUOTE_CHARS)
         )
     })
 }
@@ -622,15 +623,7 @@ fn with_id_text(reply: &Value, id_text: &str) -> Vec<u8> {
 
 /// serde's message, with any echoed value cut short.
 fn quote_error(e: &serde_json::Error) -> String {
-    quote(&e.to_string(), 300)
-}
-
-/// `s` cut to `max` characters, marked when cut.
-pub(crate) fn quote(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => format!("{}… ({} bytes in all)", &s[..i], s.len()),
-        None => s.to_string(),
-    }
+    clip_to(&e.to_string(), 300)
 }
 
 /// The `\uXXXX` escapes of JSON text, as (byte offset, code unit, escape text).
