@@ -85,6 +85,32 @@ fn is_notes_path(rel: &str, file: &str) -> bool {
             .any(|d| NOTES_DIRS.iter().any(|n| d.eq_ignore_ascii_case(n)))
 }
 
+/// Extensions (without case) of documentation markup: pages a person
+/// reads, wherever they lie. Markdown, reStructuredText and plain text
+/// (`md`, `rst`, `txt`, the first rule), then formats other ecosystems
+/// write their manuals in: R's manual pages and vignettes (`Rd`, `Rmd`,
+/// generated or written beside the code in `man/` and `vignettes/`), Quarto
+/// (`qmd`), MDX pages (`mdx`, a docs site's or blog's), AsciiDoc (`adoc`,
+/// `asciidoc`), Ruby's RDoc (`rdoc`), Perl's POD (`pod`), Texinfo (`texi`,
+/// `texinfo`), Org (`org`), Boost's QuickBook (`qbk`) and OCaml's odoc
+/// pages (`mld`). They weighed as "not source code" (0.6) before, and a
+/// manual page names its function as often as the function's own file does:
+/// on the 50 held-out R tasks of `bench/README.md` (dplyr, testthat) a
+/// `man/*.Rd` or `vignettes/*.Rmd` file held one of the top 10 places 96
+/// times (2026-12-07).
+const DOCS_EXTENSIONS: &[&str] = &[
+    "md", "rst", "txt", "Rd", "Rmd", "qmd", "mdx", "adoc", "asciidoc", "rdoc", "pod", "texi",
+    "texinfo", "org", "qbk", "mld",
+];
+
+/// Whether `file` (a file name) is documentation markup by its extension
+/// ([`DOCS_EXTENSIONS`]).
+fn is_docs_file(file: &str) -> bool {
+    file.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && DOCS_EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(ext))
+    })
+}
+
 /// Lockfiles by name: what a package manager writes to pin every
 /// dependency (besides any `*.lock`).
 const LOCKFILES: &[&str] = &[
@@ -203,9 +229,7 @@ pub(super) fn prior(c: &Candidate, w: &Weights, q: &TaskQuery) -> (f64, &'static
         )
     } else if is_aside_path(rel)
         || !rel.contains('.')
-        || file.ends_with(".md")
-        || file.ends_with(".rst")
-        || file.ends_with(".txt")
+        || is_docs_file(file)
         || is_vendored_js(rel, file, c.doc.len())
     {
         (w.aside_prior, "docs, examples or non-code")
@@ -284,6 +308,28 @@ mod tests {
             allowed: true,
         };
         prior(&c, &Weights::default(), &TaskQuery::new(task, &[])).0
+    }
+
+    #[test]
+    fn documentation_markup_weighs_as_docs_wherever_it_lies() {
+        let w = Weights::default();
+        for p in [
+            "man/reframe.Rd",
+            "vignettes/recoding-replacing.Rmd",
+            "www/blog/2023-01-14-typescript-performance-lessons.mdx",
+            "guide/getting-started.adoc",
+            "src/README.MD",
+            "lib/perlfunc.pod",
+            "manual/index.texi",
+            "src/index.mld",
+        ] {
+            assert_eq!(cand_prior(p), w.aside_prior, "{p}");
+        }
+        // The code beside them stays source; a name that only ends like
+        // one (no extension but the name) is not documentation.
+        assert_eq!(cand_prior("R/reframe.R"), 1.0);
+        assert_eq!(cand_prior("src/mdx.ts"), 1.0);
+        assert_ne!(cand_prior("config/.org"), w.aside_prior);
     }
 
     #[test]
