@@ -21,7 +21,7 @@ pub(crate) fn one_line(s: &str) -> Cow<'_, str> {
 /// backtick stays one span.
 fn code_span(path: &str) -> String {
     let p = one_line(path);
-    let longest = p.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let longest = longest_backtick_run(&p);
     if longest == 0 {
         return format!("`{p}`");
     }
@@ -34,8 +34,13 @@ fn code_span(path: &str) -> String {
 /// snippet (a Markdown file's own fence, a docstring's) cannot close the
 /// block and pass the rest off as the answer's own headings.
 fn code_fence(text: &str) -> String {
-    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    "`".repeat((longest + 1).max(3))
+    "`".repeat((longest_backtick_run(text) + 1).max(3))
+}
+
+/// The longest run of backticks in `s` (0 when it has none): what a
+/// Markdown code span's or block's fence must be longer than.
+fn longest_backtick_run(s: &str) -> usize {
+    s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }
 
 /// A snippet's text as the renderings show it: its lines as they are (tabs,
