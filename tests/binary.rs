@@ -297,6 +297,30 @@ fn serve_answers_a_request_with_a_lone_surrogate_or_invalid_utf8() {
     );
 }
 
+/// Python's `json.dumps` writes a float infinity as `Infinity`: the request
+/// is not JSON, but its id is plain, and the client waited forever.
+#[test]
+fn serve_answers_a_request_holding_infinity_with_its_id() {
+    let got = raw_replies(
+        &[
+            br#"{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"retrieve","arguments":{"task":"session","high_threshold":Infinity}}}"#,
+            br#"{"jsonrpc":"2.0","id":13,"method":"ping"}"#,
+        ],
+        &[12, 13],
+    );
+    let r = got
+        .get(&12)
+        .unwrap_or_else(|| panic!("no reply to request 12: {got:?}"));
+    assert_eq!(r["error"]["code"], -32700, "{r}");
+    let m = r["error"]["message"].as_str().unwrap();
+    assert!(m.contains("holds Infinity"), "{m}");
+    assert!(m.contains("not a JSON number"), "{m}");
+    assert!(
+        got[&13]["result"].is_object(),
+        "the server goes on answering"
+    );
+}
+
 #[test]
 fn serve_answers_tools_call_without_a_name_with_invalid_params() {
     let got = raw_replies(

@@ -10,9 +10,12 @@
 //! handed to rmcp unchanged.
 //!
 //! The same holds for lines no parse can take whole: a line over
-//! [`MAX_LINE_BYTES`], one nested deeper than serde_json reads, and one that
-//! holds two messages. Their request ids are found by a scan of the text
-//! ([`super::id_scan`]); a line without one is only logged.
+//! [`MAX_LINE_BYTES`], one nested deeper than serde_json reads, one that
+//! holds two messages, and any other text that is not JSON but opens as a
+//! request object (a `NaN` or `Infinity`, which Python's `json.dumps` writes
+//! for such floats; a trailing comma; a line cut short). Their request ids
+//! are found by a scan of the text ([`super::id_scan`]); a line without one
+//! is only logged.
 //!
 //! All output goes through one mutex-guarded writer, a whole line at a time,
 //! so replies never interleave.
@@ -357,9 +360,9 @@ fn explain_error(mut item: TxJsonRpcMessage<RoleServer>) -> TxJsonRpcMessage<Rol
 
 /// The error replies (each a line, with its `\n`) to a line rmcp cannot
 /// decode; none when there is no one to answer: a notification (no `id`;
-/// JSON-RPC forbids replying), or text that is not JSON and holds no request
-/// id (replying to garbage can start an echo storm with a peer that echoes,
-/// so it is only logged, as rmcp does).
+/// JSON-RPC forbids replying), or text that is not JSON and from which no
+/// request id can be read (replying to garbage can start an echo storm with a
+/// peer that echoes, so it is only logged, as rmcp does).
 fn replies_to_undecodable(text: &[u8], e: &serde_json::Error) -> Vec<Vec<u8>> {
     let (problem, lenient) = match std::str::from_utf8(text) {
         Err(bad) => {
@@ -419,7 +422,7 @@ fn replies_to_undecodable(text: &[u8], e: &serde_json::Error) -> Vec<Vec<u8>> {
                             _ => line_of(&reply),
                         }]
                     }
-                    Err(_) => unparsed(s),
+                    Err(e) => unparsed(s, &e),
                 };
             }
         },
@@ -429,9 +432,17 @@ fn replies_to_undecodable(text: &[u8], e: &serde_json::Error) -> Vec<Vec<u8>> {
             Some(id) => id,
             None => return Vec::new(),
         },
-        // Broken beyond the bad text: answer with a null id, as JSON-RPC asks
-        // for a parse error whose id cannot be read.
-        Err(_) => Value::Null,
+        // Broken beyond the bad text: the id the scan finds; without one,
+        // only logged, as other text that is not JSON.
+        Err(_) => match id_scan::scan(lenient.as_bytes()).id() {
+            Some(id) => id,
+            None => {
+                tracing::warn!(
+                    "ignoring a line that is not JSON (no request id found to answer): {problem}"
+                );
+                return Vec::new();
+            }
+        },
     };
     tracing::warn!("answered an undecodable request: {problem}");
     vec![line_of(&error_reply(
@@ -441,11 +452,12 @@ fn replies_to_undecodable(text: &[u8], e: &serde_json::Error) -> Vec<Vec<u8>> {
     ))]
 }
 
-/// The replies to UTF-8 text serde_json cannot parse as one value: each
-/// request of a line that holds several messages (JSON-RPC over stdio is one
-/// message a line), or a request nested deeper than serde_json reads. Other
-/// text is only logged.
-fn unparsed(s: &str) -> Vec<Vec<u8>> {
+/// The replies to UTF-8 text serde_json cannot parse as one value (`e`, its
+/// error): each request of a line that holds several messages (JSON-RPC over
+/// stdio is one message a line), or a request nested deeper than serde_json
+/// reads, holding `NaN` or `Infinity`, or otherwise not JSON, when the scan
+/// finds its id. Text without one is only logged.
+fn unparsed(s: &str, e: &serde_json::Error) -> Vec<Vec<u8>> {
     let mut values = serde_json::Deserializer::from_str(s).into_iter::<Value>();
     let mut first = Vec::new();
     while let Some(Ok(v)) = values.next() {
@@ -472,24 +484,68 @@ fn unparsed(s: &str) -> Vec<Vec<u8>> {
         return replies;
     }
     let scan = id_scan::scan(s.as_bytes());
-    if scan.max_depth() > MAX_DEPTH {
-        if let Some(id) = scan.id() {
-            tracing::warn!("answered a request nested {} levels deep", scan.max_depth());
-            return vec![line_of(&error_reply(
-                id,
-                PARSE_ERROR,
-                format!(
-                    "Parse error: the message nests arrays and objects {} levels deep, deeper than the {MAX_DEPTH} levels the server reads: flatten the deepest value (no tool argument needs more than a few levels)",
-                    scan.max_depth()
-                ),
-            ))];
+    let Some(id) = scan.id() else {
+        tracing::warn!(
+            "ignoring a line that is not JSON (no request id found to answer): {}",
+            clip_to(s, QUOTE_CHARS)
+        );
+        return Vec::new();
+    };
+    let problem = if scan.max_depth() > MAX_DEPTH {
+        format!(
+            "the message nests arrays and objects {} levels deep, deeper than the {MAX_DEPTH} levels the server reads: flatten the deepest value (no tool argument needs more than a few levels)",
+            scan.max_depth()
+        )
+    } else if let Some((at, literal)) = non_finite_literal(s) {
+        format!(
+            "the message holds {literal} (at byte offset {at}), which is not a JSON number: JSON has no NaN or Infinity; send a finite number, or null to leave the argument out (Python's json.dumps writes NaN and Infinity for such floats unless given allow_nan=False)"
+        )
+    } else {
+        format!(
+            "the message is not valid JSON ({}): send each message as one line of JSON text",
+            quote_error(e)
+        )
+    };
+    tracing::warn!("answered a request that is not JSON: {problem}");
+    vec![line_of(&error_reply(
+        id,
+        PARSE_ERROR,
+        format!("Parse error: {problem}"),
+    ))]
+}
+
+/// The first `NaN`, `Infinity` or `-Infinity` outside a string of JSON-like
+/// text, as (byte offset, literal): what Python's `json` module and others
+/// write for non-finite floats, though JSON has no such numbers.
+fn non_finite_literal(s: &str) -> Option<(usize, &'static str)> {
+    let b = s.as_bytes();
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &c) in b.iter().enumerate() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        let word_start = i == 0 || !b[i - 1].is_ascii_alphanumeric();
+        match c {
+            b'"' => in_string = true,
+            b'N' if word_start && b[i..].starts_with(b"NaN") => return Some((i, "NaN")),
+            b'I' if word_start && b[i..].starts_with(b"Infinity") => {
+                return Some(if i > 0 && b[i - 1] == b'-' {
+                    (i - 1, "-Infinity")
+                } else {
+                    (i, "Infinity")
+                });
+            }
+            _ => {}
         }
     }
-    tracing::warn!(
-        "ignoring a line that is not JSON: {}",
-        clip_to(s, QUOTE_CHARS)
-    );
-    Vec::new()
+    None
 }
 
 /// The `id` of a request (a number or a string); `None` for a notification.
@@ -809,6 +865,64 @@ mod tests {
             None
         );
         assert_eq!(reply(b"hello"), None);
+    }
+
+    #[test]
+    fn a_request_holding_nan_or_infinity_is_answered_with_its_id() {
+        for literal in ["NaN", "Infinity", "-Infinity"] {
+            // The words in the task's string are no numbers.
+            let line = format!(
+                r#"{{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{{"name":"retrieve","arguments":{{"task":"NaN Infinity","high_threshold":{literal}}}}}}}"#
+            );
+            let at = line.rfind(literal).unwrap();
+            let r = reply(line.as_bytes()).expect("a reply");
+            assert_eq!(r["id"], 12, "{r}");
+            assert_eq!(r["error"]["code"], PARSE_ERROR, "{r}");
+            let m = r["error"]["message"].as_str().unwrap();
+            assert!(
+                m.starts_with(&format!(
+                    "Parse error: the message holds {literal} (at byte offset {at}), which is not a JSON number"
+                )),
+                "{m}"
+            );
+            assert!(m.contains("send a finite number, or null"), "{m}");
+        }
+        // A string id, written after the params (as the TypeScript SDK does).
+        let r = reply(br#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"retrieve","arguments":{"task":"x","limit":NaN}},"id":"q"}"#)
+            .expect("a reply");
+        assert_eq!(r["id"], "q", "{r}");
+        // A notification gets no reply.
+        assert_eq!(
+            reply(br#"{"jsonrpc":"2.0","method":"notifications/x","params":{"a":NaN}}"#),
+            None
+        );
+    }
+
+    #[test]
+    fn any_other_request_that_is_not_json_is_answered_when_its_id_can_be_read() {
+        for line in [
+            &br#"{"jsonrpc":"2.0","id":13,"method":"ping",}"#[..],
+            br#"{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"retri"#,
+            br#"{"jsonrpc":"2.0","id":13,"method":'ping'}"#,
+        ] {
+            let r = reply(line).expect("a reply");
+            assert_eq!(r["id"], 13, "{r}");
+            assert_eq!(r["error"]["code"], PARSE_ERROR, "{r}");
+            let m = r["error"]["message"].as_str().unwrap();
+            assert!(
+                m.starts_with("Parse error: the message is not valid JSON (")
+                    && m.ends_with("): send each message as one line of JSON text"),
+                "{m}"
+            );
+        }
+        // Bytes that are not UTF-8 in text that is not JSON either: still its id.
+        let r = reply(b"{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"ping\",\"x\":\"\xff\",}")
+            .expect("a reply");
+        assert_eq!(r["id"], 14, "{r}");
+        // Nor is text without a request id, UTF-8 or not.
+        assert_eq!(reply(b"\xff\xfe garbage"), None);
+        // A response (no method) is never answered.
+        assert_eq!(reply(br#"{"jsonrpc":"2.0","id":13,"result":{},}"#), None);
     }
 
     #[test]
