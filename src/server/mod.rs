@@ -200,10 +200,11 @@ pub async fn serve_stdio(options: EngineOptions) -> anyhow::Result<()> {
     }
     let prefetch = options.prefetch;
     let server = CtxServer::new(options);
-    server.engine.deadline_ms(None)?;
+    let deadline_ms = server.engine.deadline_ms(None)?;
     // Cancelled however this function returns (stdin closed, Ctrl-C, error).
     let _prefetch = start_prefetch(&server.engine, prefetch).drop_guard();
-    let running = match server.serve(LineTransport::stdio()).await {
+    let transport = LineTransport::stdio().with_deadline_ms(deadline_ms);
+    let running = match server.serve(transport).await {
         Ok(running) => running,
         // The client went away before initializing (e.g. stdin at EOF): nothing to serve.
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(why)) => {

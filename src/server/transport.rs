@@ -19,15 +19,27 @@
 //!
 //! All output goes through one mutex-guarded writer, a whole line at a time,
 //! so replies never interleave.
+//!
+//! At end of input the transport tells rmcp only once the requests it handed
+//! over are answered (or cancelled by the client), or once each has run its
+//! deadline plus [`WAIT_MARGIN`]: rmcp 3.11 waits a fixed 5 s for the replies
+//! still running after the input ends (`serve_inner`, not configurable) and
+//! then drops them, so `echo REQUEST | ctxloop serve` lost the answer of any
+//! call slower than that (probe 32, P8).
 
 use super::id_scan::{self, IdScan};
+use crate::config::DEADLINE_MS;
 use crate::error::clip_to;
+use rmcp::model::{ClientNotification, ClientRequest, JsonRpcMessage, RequestId};
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
+use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
+use tokio::time::Instant;
 
 /// Longest line read (as rmcp's default): a longer line is dropped, and
 /// answered with an error when its request id can be found.
@@ -39,6 +51,11 @@ const MAX_DEPTH: usize = 127;
 
 /// Longest part of the offending text quoted back in an error.
 const QUOTE_CHARS: usize = 40;
+
+/// How long past its deadline a call still running at end of input is
+/// waited for: room for a call stopped at its deadline to build and send the
+/// answer from what it found.
+const WAIT_MARGIN: Duration = Duration::from_secs(5);
 
 /// JSON-RPC "Parse error".
 const PARSE_ERROR: i64 = -32700;
@@ -67,6 +84,13 @@ pub struct LineTransport<R, W> {
     /// Whether a request has been handed to rmcp: before it, rmcp's server
     /// ends the session on anything but a request (see `receive`).
     started: bool,
+    /// The requests handed to rmcp and not yet answered, each with the
+    /// instant by which it has run its deadline plus [`WAIT_MARGIN`].
+    running: HashMap<RequestId, Instant>,
+    /// The deadline of a call that names none (the server's `--deadline-ms`).
+    deadline: Duration,
+    /// The input has ended.
+    ended: bool,
 }
 
 impl LineTransport<tokio::io::Stdin, tokio::io::Stdout> {
@@ -92,7 +116,72 @@ where
             write: Arc::new(Mutex::new(Some(write))),
             replies: std::collections::VecDeque::new(),
             started: false,
+            running: HashMap::new(),
+            deadline: Duration::from_millis(DEADLINE_MS.default),
+            ended: false,
         }
+    }
+
+    /// The same transport, with `ms` as the deadline of a call that names
+    /// none (the server's `--deadline-ms`; default [`DEADLINE_MS`]'s): how
+    /// long such a call is waited for at end of input.
+    pub fn with_deadline_ms(mut self, ms: u64) -> Self {
+        self.deadline = Duration::from_millis(ms);
+        self
+    }
+
+    /// Notes a request handed to rmcp as running, until the instant its
+    /// deadline (a `tools/call`'s `deadline_ms` argument, else the server's)
+    /// plus [`WAIT_MARGIN`] has passed; a `notifications/cancelled` ends the
+    /// wait for the request it names (rmcp drops its reply).
+    fn track(&mut self, msg: &RxJsonRpcMessage<RoleServer>) {
+        match msg {
+            JsonRpcMessage::Request(r) => {
+                let asked = match &r.request {
+                    ClientRequest::CallToolRequest(call) => call
+                        .params
+                        .arguments
+                        .as_ref()
+                        .and_then(|a| a.get("deadline_ms"))
+                        .and_then(Value::as_f64)
+                        .filter(|ms| ms.is_finite() && *ms >= 0.0)
+                        .map(|ms| Duration::from_millis(ms.min(DEADLINE_MS.max as f64) as u64)),
+                    _ => None,
+                };
+                let until = Instant::now() + asked.unwrap_or(self.deadline) + WAIT_MARGIN;
+                self.running.insert(r.id.clone(), until);
+            }
+            JsonRpcMessage::Notification(n) => {
+                if let ClientNotification::CancelledNotification(c) = &n.notification {
+                    if let Some(id) = &c.params.request_id {
+                        self.running.remove(id);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Waits, once the input has ended, until no request handed to rmcp is
+    /// still running, or the last of their deadlines plus [`WAIT_MARGIN`] has
+    /// passed. Cancel-safe: rmcp drops this future to send a reply, which
+    /// [`Transport::send`] takes off [`Self::running`], and calls `receive`
+    /// again.
+    async fn wait_for_calls(&mut self) {
+        let Some(&until) = self.running.values().max() else {
+            return;
+        };
+        tracing::debug!(
+            "input ended: waiting for {} request(s) still running",
+            self.running.len()
+        );
+        tokio::time::sleep_until(until).await;
+        tracing::warn!(
+            "input ended, and {} request(s) still running past their deadline (plus {} s) are cancelled",
+            self.running.len(),
+            WAIT_MARGIN.as_secs()
+        );
+        self.running.clear();
     }
 
     /// Writes the queued replies, oldest first. Cancel-safe: a reply leaves
@@ -253,6 +342,14 @@ where
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
         let write = self.write.clone();
+        let answered = match &item {
+            JsonRpcMessage::Response(r) => Some(&r.id),
+            JsonRpcMessage::Error(e) => e.id.as_ref(),
+            _ => None,
+        };
+        if let Some(id) = answered {
+            self.running.remove(id);
+        }
         let item = explain_error(item);
         async move {
             let bytes = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
@@ -265,11 +362,15 @@ where
             if !self.write_replies().await {
                 return None;
             }
+            if self.ended {
+                self.wait_for_calls().await;
+                return None;
+            }
             match self.read_line().await {
                 Ok(true) => {}
                 Ok(false) => {
-                    self.write_replies().await;
-                    return None;
+                    self.ended = true;
+                    continue;
                 }
                 Err(e) => {
                     tracing::error!("cannot read stdin: {e}");
@@ -290,6 +391,7 @@ where
                         continue;
                     }
                     self.started = true;
+                    self.track(&msg);
                     return Some(msg);
                 }
                 Err(e) => {
@@ -319,7 +421,7 @@ fn names_initialize(text: &[u8]) -> bool {
 /// lifecycle: neither says how to go on (probe 2026-12-06, defect 10).
 /// The reply keeps its id and code, with a message that does.
 fn explain_error(mut item: TxJsonRpcMessage<RoleServer>) -> TxJsonRpcMessage<RoleServer> {
-    use rmcp::model::{ErrorCode, JsonRpcMessage};
+    use rmcp::model::ErrorCode;
     let JsonRpcMessage::Error(reply) = &mut item else {
         return item;
     };
@@ -1051,6 +1153,105 @@ mod tests {
         }
         // An integer written as a float is an id rmcp takes: the fault is elsewhere.
         assert!(message(br#"{"id":2.0,"method":"ping"}"#).contains("`jsonrpc` is missing"));
+    }
+
+    /// A server whose one tool takes `secs` seconds, whatever its deadline.
+    struct Slow {
+        secs: u64,
+    }
+
+    impl rmcp::ServerHandler for Slow {
+        fn get_info(&self) -> rmcp::model::ServerConfig {
+            rmcp::model::ServerConfig::new(
+                rmcp::model::ServerCapabilities::builder()
+                    .enable_tools()
+                    .build(),
+            )
+        }
+
+        async fn call_tool(
+            &self,
+            _: rmcp::model::CallToolRequestParams,
+            _: rmcp::service::RequestContext<RoleServer>,
+        ) -> Result<rmcp::model::CallToolResponse, rmcp::model::ErrorData> {
+            tokio::time::sleep(Duration::from_secs(self.secs)).await;
+            let text = rmcp::model::ContentBlock::text("done");
+            Ok(rmcp::model::CallToolResult::success(vec![text]).into())
+        }
+    }
+
+    /// `calls` (JSON-RPC lines after the handshake) sent to `server` over
+    /// [`LineTransport`] with the input closed after them, as
+    /// `echo REQUEST | ctxloop serve` does; the lines the server wrote, and
+    /// the (virtual) seconds it ran.
+    async fn served_to_end_of_input(
+        server: Slow,
+        deadline_ms: u64,
+        calls: &[&str],
+    ) -> (Vec<Value>, u64) {
+        use rmcp::ServiceExt;
+        let (client, server_end) = tokio::io::duplex(1 << 16);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        let (mut client_read, mut client_write) = tokio::io::split(client);
+        let handshake = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        ];
+        for line in handshake.iter().chain(calls) {
+            client_write.write_all(line.as_bytes()).await.unwrap();
+            client_write.write_all(b"\n").await.unwrap();
+        }
+        client_write.shutdown().await.unwrap();
+        let start = Instant::now();
+        let transport = LineTransport::new(server_read, server_write).with_deadline_ms(deadline_ms);
+        server
+            .serve(transport)
+            .await
+            .unwrap()
+            .waiting()
+            .await
+            .unwrap();
+        let secs = start.elapsed().as_secs();
+        // The transport is dropped with the service: the output has ended.
+        let mut out = Vec::new();
+        tokio::io::AsyncReadExt::read_to_end(&mut client_read, &mut out)
+            .await
+            .unwrap();
+        let lines = out
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect();
+        (lines, secs)
+    }
+
+    const CALL: &str =
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}"#;
+
+    /// rmcp waits 5 s for the replies still running at end of input, then
+    /// drops them: a call of 20 s piped in with `echo` got no answer.
+    #[tokio::test(start_paused = true)]
+    async fn a_call_still_running_when_input_ends_is_answered_before_the_server_stops() {
+        let (lines, secs) = served_to_end_of_input(Slow { secs: 20 }, 30_000, &[CALL]).await;
+        let reply = lines.iter().find(|l| l["id"] == 2);
+        let reply = reply.unwrap_or_else(|| panic!("no reply to the call: {lines:?}"));
+        assert_eq!(reply["result"]["content"][0]["text"], "done", "{reply}");
+        assert!((20..25).contains(&secs), "stopped after {secs} s");
+    }
+
+    /// The wait ends at the call's deadline plus [`WAIT_MARGIN`] (the
+    /// server's deadline, or the call's own `deadline_ms`), not when a call
+    /// that overruns it ends.
+    #[tokio::test(start_paused = true)]
+    async fn the_wait_at_end_of_input_ends_at_the_calls_deadline_plus_a_margin() {
+        let hour = Slow { secs: 3600 };
+        let (lines, secs) = served_to_end_of_input(hour, 10_000, &[CALL]).await;
+        assert!(lines.iter().all(|l| l["id"] != 2), "{lines:?}");
+        // 10 s, the margin, then rmcp's own 5 s before it cancels the call.
+        assert!((15..=21).contains(&secs), "stopped after {secs} s");
+        let own = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"deadline_ms":40000}}}"#;
+        let (_, secs) = served_to_end_of_input(Slow { secs: 3600 }, 10_000, &[own]).await;
+        assert!((45..=51).contains(&secs), "stopped after {secs} s");
     }
 
     #[tokio::test]
