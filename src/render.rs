@@ -29,6 +29,53 @@ fn code_span(path: &str) -> String {
     format!("{fence} {p} {fence}")
 }
 
+/// `s` (a task, a file's reasons, a gap: text around paths and names from
+/// the tree) as Markdown inline text, shown as the text rendering shows it:
+/// on one line ([`one_line`]), each character CommonMark reads as inline
+/// markup escaped with a backslash, so that `json/__init__.py` does not
+/// render as `json/**init**.py` and a name cannot open a link, an HTML tag
+/// or a code span (an identifier's quotes show as backticks). Only inline
+/// markup: the text never starts a line of the rendering.
+fn md_text(s: &str) -> String {
+    let s = one_line(s);
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '&' | '~'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The task as the Markdown rendering shows it, after `Task:`: one line as
+/// inline text ([`md_text`]); several (a pasted stack trace) as a code
+/// block, kept line for line.
+fn md_task(task: &str) -> String {
+    let task = task.trim();
+    if !task.contains('\n') {
+        return format!(" {}\n", md_text(task));
+    }
+    let text = shown_text(task);
+    let fence = code_fence(&text);
+    format!("\n\n{fence}text\n{text}\n{fence}\n")
+}
+
+/// The info string of a Markdown code block for a file at `path`: its
+/// extension, when it is letters and digits only. After a backtick fence
+/// CommonMark takes no info string holding a backtick: the line then opens
+/// no block, and a file named `a.p`y` left its snippet outside any.
+fn fence_lang(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match name.rsplit_once('.') {
+        Some((_, ext)) if !ext.is_empty() && ext.chars().all(|c| c.is_ascii_alphanumeric()) => ext,
+        _ => "",
+    }
+}
+
 /// The fence of a Markdown code block holding `text`: three backticks, or
 /// one more than the longest run in it (CommonMark), so that a line of the
 /// snippet (a Markdown file's own fence, a docstring's) cannot close the
@@ -252,13 +299,25 @@ const SKIPPED_FILES_SHOWN: usize = 10;
 /// include globs that matched no file, and the files and directories it
 /// found but could not search (by path, with why). Each line ends in `\n`; empty when neither.
 pub(crate) fn unsearched_lines(stats: &Stats) -> String {
+    unsearched_lines_as(
+        stats,
+        |g| format!("{:?}", one_line(g)),
+        |p| one_line(p).into_owned(),
+        |w| one_line(w).into_owned(),
+    )
+}
+
+/// [`unsearched_lines`] with each glob, path and reason written by
+/// `glob`, `path` and `why` (the Markdown rendering's code spans).
+fn unsearched_lines_as(
+    stats: &Stats,
+    glob: impl Fn(&str) -> String,
+    path: impl Fn(&str) -> String,
+    why: impl Fn(&str) -> String,
+) -> String {
     let mut s = String::new();
     if !stats.unmatched_patterns.is_empty() {
-        let globs: Vec<String> = stats
-            .unmatched_patterns
-            .iter()
-            .map(|g| format!("{:?}", one_line(g)))
-            .collect();
+        let globs: Vec<String> = stats.unmatched_patterns.iter().map(|g| glob(g)).collect();
         s.push_str(&format!(
             "include globs that matched no file (each is relative to the root: check its path): {}\n",
             globs.join(", ")
@@ -269,7 +328,7 @@ pub(crate) fn unsearched_lines(stats: &Stats) -> String {
             .skipped_files
             .iter()
             .take(SKIPPED_FILES_SHOWN)
-            .map(|f| format!("{} ({})", one_line(&f.path), f.reason))
+            .map(|f| format!("{} ({})", path(&f.path), why(&f.reason)))
             .collect();
         let counted = stats.skipped.name_not_utf8 + stats.skipped.dirs_not_read;
         let more = counted.max(stats.skipped_files.len()) - shown.len();
@@ -335,21 +394,21 @@ pub fn render_text(out: &RetrieveOutput) -> String {
 /// task the context was gathered for (a sub-agent handed the file sees it).
 pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
     let mut s = format!(
-        "# ctxloop context\n\nTask: {}\n\nRoot: `{}` · stop: `{}` · cycles: {} · files walked: {} · {} ms\n\n",
-        task.trim(),
-        one_line(&out.root.path),
+        "# ctxloop context\n\nTask:{}\nRoot: {} · stop: `{}` · cycles: {} · files walked: {} · {} ms\n\n",
+        md_task(task),
+        code_span(&out.root.path),
         out.stop_reason.as_str(),
         out.cycles.len(),
         out.stats.files_walked,
         out.stats.elapsed_ms
     );
     if let Some(t) = &out.truncated {
-        s.push_str(&format!("**Stopped early:** {}\n\n", t.detail));
+        s.push_str(&format!("**Stopped early:** {}\n\n", md_text(&t.detail)));
     }
     if let Some(line) = skipped_line(out) {
         s.push_str(&format!("{line}\n\n"));
     }
-    let unsearched = unsearched_lines(&out.stats);
+    let unsearched = unsearched_lines_as(&out.stats, code_span, code_span, md_text);
     if !unsearched.is_empty() {
         s.push_str(&unsearched.replace('\n', "\n\n"));
     }
@@ -361,20 +420,19 @@ pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
             code_span(&f.path).replace('|', "\\|"),
             f.tier.as_str(),
             f.relevance,
-            one_line(&f.reasons.join("; ")).replace('|', "\\|")
+            md_text(&f.reasons.join("; ")).replace('|', "\\|")
         ));
     }
     for f in &out.files {
         for sn in f.snippets.iter().filter(|sn| !sn.text.is_empty()) {
-            let lang = f.path.rsplit('.').next().unwrap_or("");
             let text = shown_text(&sn.text);
             let fence = code_fence(&text);
             s.push_str(&format!(
                 "\n## {}:{}-{}\n\n{fence}{}\n{}\n{fence}\n",
-                one_line(&f.path),
+                code_span(&f.path),
                 sn.start_line,
                 sn.end_line,
-                one_line(lang),
+                fence_lang(&f.path),
                 text
             ));
         }
@@ -386,7 +444,7 @@ pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
                 "- **{}**{}: {} {}\n",
                 g.kind,
                 if g.critical { " (critical)" } else { "" },
-                one_line(&g.description),
+                md_text(&g.description),
                 g.suggested_paths
                     .iter()
                     .map(|p| code_span(p))
@@ -396,9 +454,10 @@ pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
         }
     }
     if !out.dropped.is_empty() {
+        let dropped: Vec<String> = out.dropped.iter().map(|d| code_span(d)).collect();
         s.push_str(&format!(
             "\nLeft out for the token budget: {}\n",
-            one_line(&out.dropped.join(", "))
+            dropped.join(", ")
         ));
     }
     s

@@ -661,6 +661,160 @@ fn a_line_of_a_file_cannot_pass_for_a_line_of_the_answer() {
     assert!(md.contains("\n`````py\n"), "a fence longer than ````: {md}");
 }
 
+/// What a CommonMark reader (GitHub's tables and strikethrough on) shows of
+/// `md`: each heading's text, each table cell's, the text shown as
+/// emphasis, strong or struck through, and how many links, images and
+/// HTML tags it found.
+#[derive(Debug, Default)]
+struct MarkdownSeen {
+    headings: Vec<String>,
+    cells: Vec<String>,
+    emphasised: Vec<String>,
+    links_or_html: usize,
+    code_blocks: usize,
+}
+
+fn markdown_seen(md: &str) -> MarkdownSeen {
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+    let mut seen = MarkdownSeen::default();
+    let (mut heading, mut cell, mut emphasis) = (None::<String>, None::<String>, 0);
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    for event in Parser::new_ext(md, options) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => heading = Some(String::new()),
+            Event::End(TagEnd::Heading(_)) => seen.headings.extend(heading.take()),
+            Event::Start(Tag::TableCell) => cell = Some(String::new()),
+            Event::End(TagEnd::TableCell) => seen.cells.extend(cell.take()),
+            Event::Start(Tag::Emphasis | Tag::Strong | Tag::Strikethrough) => {
+                emphasis += 1;
+                seen.emphasised.push(String::new());
+            }
+            Event::End(TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough) => emphasis -= 1,
+            Event::Start(Tag::CodeBlock(_)) => seen.code_blocks += 1,
+            Event::Start(Tag::Link { .. } | Tag::Image { .. })
+            | Event::Html(_)
+            | Event::InlineHtml(_) => seen.links_or_html += 1,
+            Event::Text(t) | Event::Code(t) => {
+                for open in [&mut heading, &mut cell].into_iter().flatten() {
+                    open.push_str(&t);
+                }
+                if emphasis > 0 {
+                    seen.emphasised.last_mut().unwrap().push_str(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    seen
+}
+
+/// A path holding `_`, `*` or backticks, and the text around paths, is
+/// shown as written in the Markdown rendering: `## src/flask/json/__init__.py:24-108`
+/// rendered as `json/**init**.py` (probe 32, P12).
+#[test]
+fn markdown_shows_paths_and_names_as_written_never_as_markup() {
+    let dir = tempfile::tempdir().unwrap();
+    let init = "src/pkg/json/__init__.py";
+    let starry = "lib/_a_ *b* `c` [d](e) <i>.py";
+    write(
+        dir.path(),
+        init,
+        format!("def {IDENT}_load(text):\n    return text\n"),
+    );
+    write(
+        dir.path(),
+        starry,
+        format!("def {IDENT}_star():\n    return 2\n"),
+    );
+    let mut out = retrieve(&Engine::new(EngineOptions::default()), dir.path(), IDENT);
+    let mut shown = paths(&out);
+    shown.sort();
+    assert_eq!(shown, [starry, init]);
+    // The other places a path or name from the tree, or the user's own
+    // text, is written: reasons, gaps, globs, skipped files, handles.
+    out.files[0].reasons = vec![
+        format!("uses `{IDENT}_load` from {init}"),
+        format!("path matches *b* `c`"),
+    ];
+    out.gaps = vec![ctxloop::types::Gap {
+        kind: ctxloop::types::GapKind::UndefinedSymbol,
+        description: format!("`__x__` is used by {starry} but defined in {init}"),
+        symbol: None,
+        referenced_from: None,
+        suggested_paths: vec![init.into()],
+        critical: true,
+    }];
+    out.stats.unmatched_patterns = vec!["src/**/_t_*.py".into()];
+    out.stats.skipped_files = vec![ctxloop::types::SkippedFile {
+        path: "d_1_/x*y*".into(),
+        reason: "directory could not be read: *denied*".into(),
+    }];
+    out.dropped = vec![format!("{init}:3-4")];
+    let md = ctxloop::render::render_markdown(&out, "fix __init__ *now* <b>");
+    let seen = markdown_seen(&md);
+    for f in &out.files {
+        let sn = f.snippets.iter().find(|sn| !sn.text.is_empty()).unwrap();
+        let heading = format!("{}:{}-{}", f.path, sn.start_line, sn.end_line);
+        assert!(
+            seen.headings.contains(&heading),
+            "{heading:?} in {seen:?}\n{md}"
+        );
+        assert!(
+            seen.cells.contains(&f.path),
+            "{:?} in {seen:?}\n{md}",
+            f.path
+        );
+    }
+    // Only the gap's kind is strong; nothing links or is HTML.
+    assert_eq!(seen.emphasised, ["undefined_symbol"], "{md}");
+    assert_eq!(seen.links_or_html, 0, "{md}");
+    assert!(
+        seen.cells.contains(&format!(
+            "uses `{IDENT}_load` from {init}; path matches *b* `c`"
+        )),
+        "{seen:?}"
+    );
+    let text = markdown_text(&md);
+    for written in [
+        format!("`__x__` is used by {starry} but defined in {init}"),
+        "src/**/_t_*.py".to_string(),
+        "d_1_/x*y* (directory could not be read: *denied*)".to_string(),
+        format!("Left out for the token budget: {init}:3-4"),
+        "Task: fix __init__ *now* <b>".to_string(),
+    ] {
+        assert!(text.contains(&written), "{written:?} in {text}");
+    }
+    // A task of several lines is shown line for line, none a heading or
+    // an item; a backtick in a file's extension does not break its fence.
+    out.files[0].path = "odd.p`y".into();
+    let md = ctxloop::render::render_markdown(&out, "TypeError at\n# app.py line 3\n- in wsgi_app");
+    let seen = markdown_seen(&md);
+    assert_eq!(
+        seen.headings.len(),
+        1 + 2 + 1,
+        "title, 2 snippets, gaps: {md}"
+    );
+    assert_eq!(seen.code_blocks, 1 + 2, "the task, 2 snippets: {md}");
+    assert!(
+        markdown_text(&md).contains("TypeError at\n# app.py line 3\n- in wsgi_app"),
+        "{md}"
+    );
+}
+
+/// The text a CommonMark reader shows of `md`, a line a paragraph.
+fn markdown_text(md: &str) -> String {
+    use pulldown_cmark::{Event, Parser, TagEnd};
+    let mut text = String::new();
+    for event in Parser::new(md) {
+        match event {
+            Event::Text(t) | Event::Code(t) => text.push_str(&t),
+            Event::End(TagEnd::Paragraph | TagEnd::Item) | Event::SoftBreak => text.push('\n'),
+            _ => {}
+        }
+    }
+    text
+}
+
 #[test]
 fn a_low_file_named_like_a_glob_is_excluded_by_its_literal_path() {
     // A weak match named `old[1.py`: refine excludes it for the next
