@@ -349,8 +349,7 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
     };
     match args.out {
         Some(path) => {
-            std::fs::write(&path, text)
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            std::fs::write(&path, text).map_err(|e| cannot_write(&path, &e))?;
             eprintln!(
                 "ctxloop: wrote {} files to {}",
                 out.files.len(),
@@ -365,6 +364,26 @@ pub fn retrieve(args: RetrieveArgs) -> anyhow::Result<()> {
         },
     }
     Ok(())
+}
+
+/// The error for an `--out` file that could not be written, with how to fix it.
+fn cannot_write(path: &std::path::Path, e: &std::io::Error) -> anyhow::Error {
+    let fix = match (
+        e.kind(),
+        path.parent().filter(|p| !p.as_os_str().is_empty()),
+    ) {
+        (std::io::ErrorKind::NotFound, Some(dir)) => format!(
+            "create its directory first (mkdir -p {}) or choose another --out path",
+            dir.display()
+        ),
+        (std::io::ErrorKind::IsADirectory, _) => format!(
+            "--out names a directory: give a file in it, e.g. {}",
+            path.join("ctx.md").display()
+        ),
+        _ => "choose a path you can write with --out, or leave --out off to print to stdout"
+            .to_string(),
+    };
+    anyhow::anyhow!("cannot write {}: {e}: {fix}", path.display())
 }
 
 /// The progress line on stderr: a spinner with the elapsed time and the last

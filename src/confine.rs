@@ -92,11 +92,18 @@ pub fn resolve_inside(path: &Path, allowed: &[Allowed], arg: &str) -> Result<Pat
     if !allowed.iter().any(|a| canon_prefix.starts_with(&a.canon)) {
         return Err(outside());
     }
+    let (given, resolved) = crate::root::as_given(arg, &lexical);
     if prefix != lexical {
-        return Err(Error::RootNotFound { path: lexical });
+        return Err(Error::RootNotFound {
+            path: given,
+            resolved,
+        });
     }
     if !canon_prefix.is_dir() {
-        return Err(Error::RootNotDirectory { path: lexical });
+        return Err(Error::RootNotDirectory {
+            path: given,
+            resolved,
+        });
     }
     Ok(canon_prefix)
 }

@@ -37,17 +37,22 @@ pub enum Error {
     },
 
     /// The root does not exist.
-    #[error("root {:?} does not exist: pass an existing directory as `root` (or --root)", clip_path(.path))]
+    #[error("root {:?}{} does not exist: pass an existing directory as `root` (or --root)", clip_path(.path), resolved_to(.resolved))]
     RootNotFound {
-        /// The root as given (resolved against the engine's root).
+        /// The root as given.
         path: PathBuf,
+        /// Where it led, when that reads otherwise (a relative root, one
+        /// with `.` or `..`).
+        resolved: Option<PathBuf>,
     },
 
     /// The root is a file, not a directory.
-    #[error("root {:?} is not a directory: pass the repository's directory, not a file", clip_path(.path))]
+    #[error("root {:?}{} is not a directory: pass the repository's directory, not a file", clip_path(.path), resolved_to(.resolved))]
     RootNotDirectory {
         /// The root as given.
         path: PathBuf,
+        /// Where it led, when that reads otherwise.
+        resolved: Option<PathBuf>,
     },
 
     /// The root lies outside the server's root and its `--allow-root`s.
@@ -206,13 +211,14 @@ pub enum Error {
 
     /// The cache directory (`--cache-dir`, `CTXLOOP_CACHE_DIR`) cannot be
     /// created or used.
-    #[error("cannot use the cache directory {path:?}: {source}. Name a directory you can create and write with --cache-dir (or CTXLOOP_CACHE_DIR), or set neither to run without a cache")]
+    #[error("cannot use the cache directory {path:?}: {why}. Name a directory you can create and write with --cache-dir (or CTXLOOP_CACHE_DIR), or set neither to run without a cache")]
     CacheDir {
         /// The directory as given.
         path: PathBuf,
-        /// The operating system's error.
-        #[source]
-        source: std::io::Error,
+        /// The operating system's error. Not the error's `source`: the
+        /// message says it already, and the CLI prints an error's sources
+        /// after it (it was said twice).
+        why: std::io::Error,
     },
 
     /// The cache directory lies inside the root searched, or the root inside
@@ -229,13 +235,13 @@ pub enum Error {
     },
 
     /// A file could not be read.
-    #[error("cannot read {path:?}: {source}")]
+    #[error("cannot read {path:?}: {why}")]
     Io {
         /// The path that could not be read.
         path: PathBuf,
-        /// The operating system's error.
-        #[source]
-        source: std::io::Error,
+        /// The operating system's error (not the `source`, as in
+        /// [`Error::CacheDir`]).
+        why: std::io::Error,
     },
 }
 
@@ -260,6 +266,15 @@ pub fn clip_to(s: &str, max: usize) -> String {
 
 fn clip_path(p: &std::path::Path) -> String {
     clip(&p.to_string_lossy())
+}
+
+/// ` (resolved to "/abs/path")` after a root named as given, when it led
+/// somewhere that reads otherwise; nothing when not.
+fn resolved_to(resolved: &Option<PathBuf>) -> String {
+    resolved
+        .as_deref()
+        .map(|p| format!(" (resolved to {:?})", clip_path(p)))
+        .unwrap_or_default()
 }
 
 /// Globs as a list of quoted, clipped strings: `"a/**", "b"`.

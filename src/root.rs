@@ -67,9 +67,9 @@ impl Roots {
     pub fn resolve_root(&self, root: Option<&str>) -> Result<PathBuf> {
         let base = match &self.root {
             Some(r) => r.clone(),
-            None => std::env::current_dir().map_err(|e| Error::Io {
+            None => std::env::current_dir().map_err(|why| Error::Io {
                 path: PathBuf::from("."),
-                source: e,
+                why,
             })?,
         };
         // A blank `root` is a mistake (a client's empty form field, a lost
@@ -96,7 +96,7 @@ impl Roots {
         };
         let arg = arg.unwrap_or_default();
         if self.allowed.is_empty() {
-            let canon = canonical_dir(path)?;
+            let canon = canonical_root(path, arg)?;
             self.check_cli_root(&canon, arg)?;
             return Ok(canon);
         }
@@ -137,14 +137,40 @@ impl Roots {
 
 /// `path` as a canonical directory, or the error that says what is wrong with it.
 pub fn canonical_dir(path: PathBuf) -> Result<PathBuf> {
+    canonical_root(path, "")
+}
+
+/// [`canonical_dir`] of `path`, where the root argument `arg` led (empty:
+/// no argument), with an error that names `arg` as given.
+fn canonical_root(path: PathBuf, arg: &str) -> Result<PathBuf> {
+    let (given, resolved) = as_given(arg, &path);
     if !path.exists() {
-        return Err(Error::RootNotFound { path });
+        return Err(Error::RootNotFound {
+            path: given,
+            resolved,
+        });
     }
     if !path.is_dir() {
-        return Err(Error::RootNotDirectory { path });
+        return Err(Error::RootNotDirectory {
+            path: given,
+            resolved,
+        });
     }
-    path.canonicalize()
-        .map_err(|e| Error::Io { path, source: e })
+    path.canonicalize().map_err(|why| Error::Io { path, why })
+}
+
+/// A root argument `arg` as an error names it: as given, with `path`, where
+/// it led, when that reads otherwise (a relative root joined to the
+/// server's root or the working directory); `path` alone when no argument
+/// was given. README: "the error names the argument as given".
+pub(crate) fn as_given(arg: &str, path: &Path) -> (PathBuf, Option<PathBuf>) {
+    if arg.is_empty() {
+        return (path.to_path_buf(), None);
+    }
+    let given = PathBuf::from(arg);
+    let resolved = crate::confine::lexical_abs(path);
+    let resolved = (given != resolved).then_some(resolved);
+    (given, resolved)
 }
 
 /// `git` with the variables that select a repository cleared, so `-C DIR`

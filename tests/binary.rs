@@ -207,6 +207,89 @@ fn cli_errors_go_to_stderr_with_a_nonzero_exit() {
     }
 }
 
+/// A cache directory that is a file, an `--out` whose directory is missing
+/// or that names a directory, a relative root that is a file: each error
+/// says what is wrong once, names what was given, and how to fix it. The
+/// cache's said "File exists (os error 17)" twice; `--out`'s gave no fix;
+/// the root's named only the path it was resolved to (probe 32, P14).
+#[test]
+fn cli_errors_say_the_cause_once_how_to_fix_it_and_the_argument_as_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file.txt");
+    std::fs::write(&file, "x").unwrap();
+    let missing = dir.path().join("no/such/dir/ctx.md");
+    let fixture = fixture();
+    let run = |args: &[&std::ffi::OsStr], cwd: &std::path::Path| {
+        let out = Command::new(BIN)
+            .args(["retrieve", "token expiry"])
+            .args(args)
+            .current_dir(cwd)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let err = run(
+        &[
+            &os("--root"),
+            fixture.as_os_str(),
+            &os("--cache-dir"),
+            file.as_os_str(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "ctxloop: cannot use the cache directory {:?}: a file is there, not a directory. Name a directory you can create and write with --cache-dir (or CTXLOOP_CACHE_DIR), or set neither to run without a cache",
+            file
+        )
+    );
+    let err = run(
+        &[
+            &os("--root"),
+            fixture.as_os_str(),
+            &os("--out"),
+            missing.as_os_str(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "ctxloop: cannot write {}: No such file or directory (os error 2): create its directory first (mkdir -p {}) or choose another --out path",
+            missing.display(),
+            missing.parent().unwrap().display()
+        )
+    );
+    let err = run(
+        &[
+            &os("--root"),
+            fixture.as_os_str(),
+            &os("--out"),
+            dir.path().as_os_str(),
+        ],
+        dir.path(),
+    );
+    assert!(
+        err.contains(&format!(
+            "--out names a directory: give a file in it, e.g. {}",
+            dir.path().join("ctx.md").display()
+        )),
+        "{err}"
+    );
+    let err = run(&[&os("--root"), &os("auth/token.py")], &fixture);
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "ctxloop: root \"auth/token.py\" (resolved to {:?}) is not a directory: pass the repository's directory, not a file",
+            fixture.join("auth/token.py")
+        )
+    );
+}
+
 /// Raw JSON-RPC lines to `serve` on the fixture; the replies by id. Stdin is
 /// closed once every id in `expect` has its reply (or after a minute, so a
 /// request that gets no reply fails the test instead of hanging it).

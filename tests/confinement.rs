@@ -656,6 +656,39 @@ fn serve_without_root_is_confined_to_its_working_directory() {
     assert!(replies[0].to_string().contains(TOKEN), "{}", replies[0]);
 }
 
+/// A root argument inside the server's root that is a file or missing is
+/// named as given, then where it led: the error named only the resolved
+/// absolute path (probe 32, P14), which the caller never wrote.
+#[tokio::test]
+async fn a_root_argument_that_is_a_file_or_missing_is_named_as_given() {
+    let s = scene();
+    let c = client(Some(s.root.clone())).await;
+    let file = s.root.join("billing/invoice.py");
+    for (root, expected) in [
+        (
+            "billing/invoice.py".to_string(),
+            format!("root \"billing/invoice.py\" (resolved to {file:?}) is not a directory: pass the repository's directory, not a file"),
+        ),
+        (
+            "./billing/../no_such_dir".to_string(),
+            format!(
+                "root \"./billing/../no_such_dir\" (resolved to {:?}) does not exist: pass an existing directory as `root` (or --root)",
+                s.root.join("no_such_dir")
+            ),
+        ),
+        // Given absolute, there is nothing more to say.
+        (
+            file.to_string_lossy().into_owned(),
+            format!("root {file:?} is not a directory: pass the repository's directory, not a file"),
+        ),
+    ] {
+        let r = clean_call(&c, &s, "retrieve", json!({"task": TASK, "root": root})).await;
+        assert_eq!(r.is_error, Some(true), "{root}: {}", seen(&r));
+        assert_eq!(text(&r), expected, "{root}");
+    }
+    c.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn a_refused_root_says_outside_whether_or_not_the_rest_exists() {
     // D18: `leakdir` leads outside; what lies behind it must not be told apart.

@@ -126,13 +126,20 @@ impl DiskCache {
     /// directory.
     pub fn open(dir: impl Into<PathBuf>, roots: &[PathBuf]) -> Result<DiskCache> {
         let given = dir.into();
-        let fail = |source| Error::CacheDir {
+        let fail = |why| Error::CacheDir {
             path: given.clone(),
-            source,
+            why,
         };
         let planned = resolve_planned(&given).map_err(fail)?;
         for root in roots {
             check_apart(&planned, root)?;
+        }
+        // A file there: creating the directory says only "File exists".
+        if given.metadata().is_ok_and(|m| !m.is_dir()) {
+            return Err(fail(std::io::Error::new(
+                std::io::ErrorKind::NotADirectory,
+                "a file is there, not a directory",
+            )));
         }
         create_private_dir(&given).map_err(fail)?;
         let dir = given.canonicalize().map_err(fail)?;
