@@ -69,7 +69,7 @@ pub struct Judgment {
 }
 
 /// A judgment checked before the session sees it: relevance in [0, 1], path
-/// `/`-separated without a leading `./`.
+/// as [`judged_path`] writes it.
 #[derive(Debug, Clone)]
 pub(crate) struct ValidJudgment {
     /// The normalised path (a key of the session's files).
@@ -92,11 +92,7 @@ impl Judgment {
             });
         }
         Ok(ValidJudgment {
-            path: self
-                .path
-                .replace('\\', "/")
-                .trim_start_matches("./")
-                .to_string(),
+            path: judged_path(&self.path),
             given: self.path.clone(),
             relevance: self.relevance,
             missing_context: self
@@ -105,6 +101,23 @@ impl Judgment {
                 .filter(|m| !m.trim().is_empty()),
         })
     }
+}
+
+/// A judged path as the session's files are keyed (relative to the root,
+/// `/`-separated): Windows separators become `/`, and `.` segments and
+/// empty ones (a repeated, leading `./` or trailing `/`) go, so `./src/a.py`,
+/// `src//a.py` and `src/./a.py` are all `src/a.py` (`./` was dropped, `//`
+/// refused as "no such file"). `..` is kept, never resolved: no file's key
+/// holds one, so such a path names no file of the session, inside the root
+/// or out; nor is a leading `/` dropped (an absolute path is no key either).
+fn judged_path(given: &str) -> String {
+    let path = given.replace('\\', "/");
+    let lead = if path.starts_with('/') { "/" } else { "" };
+    let segments: Vec<&str> = path
+        .split('/')
+        .filter(|s| !s.is_empty() && *s != ".")
+        .collect();
+    format!("{lead}{}", segments.join("/"))
 }
 
 /// Checks that no file is judged twice in one call (after the paths are

@@ -326,6 +326,66 @@ fn windows_separators_in_globs_roots_and_judgments_are_normalised() {
     assert_eq!(judged.map(|f| f.relevance), Some(0.95));
 }
 
+/// A judgment's path is read the same way whatever `.` segments or repeated
+/// `/` it holds: `./src/main.py` was accepted, `src//main.py` refused as "no
+/// such file under the session's root" (probe 32, P15). `..` is never
+/// resolved, inside the root or out.
+#[test]
+fn judgment_paths_with_dot_segments_or_repeated_slashes_name_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "src/main.py",
+        format!("def {IDENT}():\n    pass\n"),
+    );
+    write(dir.path(), "src/other.py", "x = 1\n");
+    let engine = Engine::new(EngineOptions {
+        root: Some(dir.path().to_path_buf()),
+        ..Default::default()
+    });
+    let judge = |path: &str| {
+        let d = engine
+            .dispatch(
+                DispatchParams {
+                    task: Some(IDENT.into()),
+                    ..Default::default()
+                },
+                &CallOptions::PLAIN,
+            )
+            .unwrap();
+        engine.evaluate(
+            EvaluateParams {
+                session_id: d.session_id,
+                judgments: vec![Judgment {
+                    path: path.into(),
+                    relevance: 0.95,
+                    missing_context: None,
+                }],
+            },
+            &CallOptions::PLAIN,
+        )
+    };
+    for path in [
+        "src/main.py",
+        "./src/main.py",
+        "src//main.py",
+        "src/./main.py",
+        ".//src///./main.py",
+        "src\\\\main.py",
+    ] {
+        let e = judge(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let judged = e.evaluations.iter().find(|f| f.path == "src/main.py");
+        assert_eq!(judged.map(|f| f.relevance), Some(0.95), "{path:?}");
+    }
+    for path in ["src/../src/main.py", "/src/main.py", "src/main.py/.."] {
+        let e = judge(path).unwrap_err().to_string();
+        assert!(
+            e.contains("no such file under the session's root"),
+            "{path:?}: {e}"
+        );
+    }
+}
+
 /// `src/auth.js` and `copies` files under `dir` that mention the same words.
 fn package_flood(root: &Path, dir: &str, copies: usize) {
     write(
