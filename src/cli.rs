@@ -58,7 +58,8 @@ pub enum Command {
         #[arg(long = "allow-root", value_name = "DIR")]
         allow_root: Vec<PathBuf>,
         /// Let `!` whitelists in `.ignore`/`.gitignore` files (`!.env`) re-open
-        /// the hidden files they name. Default: hidden files stay skipped.
+        /// the hidden files they name (never `.git`). Default: hidden files
+        /// stay skipped.
         #[arg(long)]
         hidden_whitelisted: bool,
         /// Accept a --root that is hidden or excluded by ignore rules (judged
@@ -131,7 +132,8 @@ pub struct RetrieveArgs {
     #[arg(long)]
     pub allow_hidden_root: bool,
     /// Let `!` whitelists in `.ignore`/`.gitignore` files (`!.env`) re-open
-    /// the hidden files they name. Default: hidden files stay skipped.
+    /// the hidden files they name (never `.git`). Default: hidden files stay
+    /// skipped.
     #[arg(long)]
     pub hidden_whitelisted: bool,
     /// Only search files matching this glob (gitignore-style, relative to the root; repeatable).

@@ -13,6 +13,9 @@
 //!   CLI the working directory or enclosing git work tree) may be hidden, or
 //!   excluded by the `.ignore`, `.gitignore` or `.git/info/exclude` rules of
 //!   the directories between the anchor and the root.
+//!
+//! And one whatever the overrides: [`check_outside_git`], no root is or lies
+//! in git's own directory.
 
 use crate::error::{Error, Result};
 use std::path::{Component, Path, PathBuf};
@@ -173,6 +176,24 @@ pub fn check_visible(canon: &Path, anchor: &Path, arg: &str, how: Override) -> R
     Ok(())
 }
 
+/// Refuses `canon` (a canonical directory) when it is or lies in a `.git`
+/// directory ([`crate::walk::is_git_name`]): git's own directory is never
+/// project content, so neither `--allow-hidden-root` nor `--allow-root`
+/// opens it. `arg` is the root as given.
+pub fn check_outside_git(canon: &Path, arg: &str) -> Result<()> {
+    if canon
+        .components()
+        .any(|c| crate::walk::is_git_name(c.as_os_str()))
+    {
+        // No argument: the working directory.
+        let arg = if arg.is_empty() { "." } else { arg };
+        return Err(Error::RootInGitDir {
+            path: PathBuf::from(arg),
+        });
+    }
+    Ok(())
+}
+
 /// The ignore file and rule that exclude a directory on the way from
 /// `anchor` down `rel`, if one does: each directory's `.ignore` (always) and,
 /// inside a git work tree, its `.gitignore` and the repository's
@@ -218,8 +239,8 @@ fn ignored_by(anchor: &Path, rel: &Path) -> Option<(PathBuf, String)> {
 
 /// `serve`'s roots, checked at start: `--root` (default: the working
 /// directory, so a server is always confined) must be an existing directory,
-/// not hidden or ignored below the working directory or its git work tree
-/// unless `allow_hidden_root`; each `--allow-root` must be an existing
+/// not in git's own directory, not hidden or ignored below the working
+/// directory or its git work tree unless `allow_hidden_root`; each `--allow-root` must be an existing
 /// directory. Returns the root to confine to.
 pub fn server_roots(
     root: Option<PathBuf>,
@@ -233,6 +254,7 @@ pub fn server_roots(
         })?,
     };
     let canon = crate::engine::canonical_dir(root.clone())?;
+    check_outside_git(&canon, &root.to_string_lossy())?;
     if !allow_hidden_root {
         if let Some(anchor) = cli_anchor(&canon) {
             check_visible(

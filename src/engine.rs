@@ -43,7 +43,8 @@ pub struct EngineOptions {
     /// repeatable), with `root`. Each is trusted as given: the hidden and
     /// ignore checks apply only below it.
     pub allow_roots: Vec<PathBuf>,
-    /// Let `!` whitelists in ignore files re-open hidden files (`--hidden-whitelisted`).
+    /// Let `!` whitelists in ignore files re-open hidden files, never `.git`
+    /// (`--hidden-whitelisted`).
     pub hidden_whitelisted: bool,
     /// Let the CLI's `--root` (or the server's own) be hidden or ignored
     /// (`--allow-hidden-root`). Never applies to a server's `root` arguments.
@@ -322,7 +323,7 @@ impl Engine {
     /// engine's root, else the working directory) as a canonical directory
     /// the engine may search. Errors: [`Error::RootNotFound`],
     /// [`Error::RootNotDirectory`], [`Error::RootOutsideAllowed`],
-    /// [`Error::RootHidden`], [`Error::RootIgnored`], and
+    /// [`Error::RootHidden`], [`Error::RootIgnored`], [`Error::RootInGitDir`], and
     /// [`Error::CacheInsideRoot`] when the engine's cache directory lies
     /// inside it.
     pub fn resolve_root(&self, root: Option<&str>) -> Result<PathBuf> {

@@ -88,6 +88,13 @@ pub enum Error {
         advice: &'static str,
     },
 
+    /// The root is or lies in git's own directory.
+    #[error("root {:?} lies in git's own directory `.git`: its objects, hooks and config (a remote's URL may hold a token) are never project content, and no root, include glob or ignore-file whitelist opens them (not --allow-hidden-root nor --allow-root either). To fix it, pass the work tree that holds it", clip_path(.path))]
+    RootInGitDir {
+        /// The root as given.
+        path: PathBuf,
+    },
+
     /// An include or exclude glob is invalid.
     #[error("invalid glob {:?} in `{field}`: {reason}. Use gitignore-style globs relative to the root, e.g. \"src/**/*.rs\"", clip(.glob))]
     InvalidGlob {

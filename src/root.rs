@@ -62,7 +62,9 @@ impl Roots {
     /// existence, so a refusal reveals nothing about outside paths), and no
     /// component below that directory may be hidden or ignored. Without it
     /// (the CLI), the root may not be hidden or ignored below the working
-    /// directory or its git work tree unless `--allow-hidden-root`. The error
+    /// directory or its git work tree unless `--allow-hidden-root`. Never,
+    /// whatever the overrides, in git's own directory
+    /// ([`crate::confine::check_outside_git`]). The error
     /// names the argument as given, never where a link points.
     pub fn resolve_root(&self, root: Option<&str>) -> Result<PathBuf> {
         let base = match &self.root {
@@ -97,10 +99,12 @@ impl Roots {
         let arg = arg.unwrap_or_default();
         if self.allowed.is_empty() {
             let canon = canonical_root(path, arg)?;
+            crate::confine::check_outside_git(&canon, arg)?;
             self.check_cli_root(&canon, arg)?;
             return Ok(canon);
         }
         let canon = crate::confine::resolve_inside(&path, &self.allowed, arg)?;
+        crate::confine::check_outside_git(&canon, arg)?;
         self.check_root_argument(&canon, arg)?;
         Ok(canon)
     }

@@ -28,7 +28,9 @@ pub fn open_walked(abs: &Path, rel: &str) -> io::Result<File> {
     Beneath::open(root)?.open_parts(&parts)
 }
 
-/// The parts of `rel`, refused unless it is a plain relative path.
+/// The parts of `rel`, refused unless it is a plain relative path, and
+/// refused in git's own directory ([`crate::walk::is_git_name`]: the walk
+/// never lists a file there; this holds whatever route names one).
 fn plain_parts(rel: &str) -> io::Result<Vec<&str>> {
     let parts: Vec<&str> = rel.split('/').collect();
     if parts
@@ -38,6 +40,15 @@ fn plain_parts(rel: &str) -> io::Result<Vec<&str>> {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!("not a plain relative path: {rel:?}"),
+        ));
+    }
+    if parts
+        .iter()
+        .any(|p| crate::walk::is_git_name(std::ffi::OsStr::new(p)))
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("in git's own directory, never read: {rel:?}"),
         ));
     }
     Ok(parts)
@@ -207,6 +218,23 @@ mod tests {
         symlink(&root, &via).unwrap();
         assert_eq!(read(&via.join("sub/a.py"), "sub/a.py").unwrap(), "inside");
         assert_eq!(read_beneath(&via, "sub/a.py").unwrap(), "inside");
+    }
+
+    #[test]
+    fn gits_own_directory_is_never_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for rel in [".git/config", "sub/.git", "lib/.GIT/config", "a.py"] {
+            let f = root.join(rel);
+            std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+            std::fs::write(f, "url = https://x:token@github.com/x/y.git").unwrap();
+        }
+        let beneath = Beneath::open(root).unwrap();
+        for rel in [".git/config", "sub/.git", "lib/.GIT/config"] {
+            assert!(read(&root.join(rel), rel).is_err(), "{rel}");
+            assert!(beneath.open_file(rel).is_err(), "{rel}");
+        }
+        assert!(read_beneath(root, "a.py").is_ok());
     }
 
     #[test]

@@ -24,7 +24,9 @@
 //! an ignored file) is counted as not followed. Only link entries are
 //! resolved, so a tree without links costs what it did before. A `!`
 //! whitelist in an ignore file cannot re-open a hidden file unless
-//! [`WalkOptions::hidden_whitelisted`] says so. (Ignore-rule files of the
+//! [`WalkOptions::hidden_whitelisted`] says so, and nothing re-opens git's
+//! own directory: a `.git` directory or file below the root is never walked
+//! ([`is_git_name`]). (Ignore-rule files of the
 //! root's parent directories are parsed for their rules, as git and ripgrep
 //! do; their text is never returned.)
 
@@ -57,6 +59,7 @@ pub struct WalkOptions {
     /// Let a `!` whitelist in a `.ignore`/`.gitignore` file (`!.env`,
     /// `!.config/`) re-open the hidden files and directories it names. Off by
     /// default: hidden entries are skipped whatever an ignore file says.
+    /// Never `.git` ([`is_git_name`]), whatever the whitelist.
     pub hidden_whitelisted: bool,
 }
 
@@ -148,11 +151,13 @@ pub fn walk_with(
         .filter_entry({
             let deps = deps.clone();
             move |dent| {
-                // `ignore` lets a whitelisted hidden entry through: refuse it here.
-                !deps.skips(dent)
-                    && (options.hidden_whitelisted
-                        || dent.depth() == 0
-                        || !is_hidden_name(dent.file_name()))
+                // `ignore` lets a whitelisted hidden entry through: refuse it
+                // here unless asked to let it, and git's own directory always.
+                let name = dent.file_name();
+                dent.depth() == 0
+                    || (!deps.skips(dent)
+                        && !is_git_name(name)
+                        && (options.hidden_whitelisted || !is_hidden_name(name)))
             }
         })
         .threads(
@@ -348,6 +353,16 @@ fn shown_path(rel: &Path) -> String {
         })
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// Whether a file name is git's own: the repository's `.git` directory, or
+/// the `.git` file of a work tree or submodule that points to one. Its
+/// objects, hooks and `config` (a remote's URL may hold a token) are never
+/// project content, so no walk, read or root opens it, whatever an ignore
+/// file whitelists (`!.git/`) or an option allows. Any letter case: a
+/// case-insensitive file system (macOS's, Windows') opens `.GIT` as `.git`.
+pub fn is_git_name(name: &std::ffi::OsStr) -> bool {
+    name.as_encoded_bytes().eq_ignore_ascii_case(b".git")
 }
 
 /// Whether a file name is hidden (starts with `.`), as `ignore` judges it on Unix.
@@ -1027,6 +1042,30 @@ mod tests {
         };
         let files = walk_with(dir.path(), opened, &DependencyDirs::default(), &|| false).files;
         assert_eq!(rels(&files), [".config/creds", ".env", "src/app.py"]);
+    }
+
+    /// Probe 32, P6: a repository's own `.ignore` cannot re-open git's
+    /// directory (nor a submodule's `.git` file) with the whitelist option on.
+    #[test]
+    fn gits_own_directory_is_never_walked_whatever_the_whitelist() {
+        let dir = tree(&[
+            "src/app.py",
+            ".env",
+            ".git/config",
+            ".git/hooks/pre-commit.sample",
+            "sub/.git",
+            "lib/.GIT/config",
+        ]);
+        std::fs::write(
+            dir.path().join(".ignore"),
+            "!.env\n!.git/\n!.git/config\n!/.git/**\n!.git\n!.GIT/\n",
+        )
+        .unwrap();
+        let opened = WalkOptions {
+            hidden_whitelisted: true,
+        };
+        let files = walk_with(dir.path(), opened, &DependencyDirs::default(), &|| false).files;
+        assert_eq!(rels(&files), [".env", "src/app.py"]);
     }
 
     #[test]

@@ -522,17 +522,151 @@ async fn a_whitelist_does_not_reopen_hidden_files_unless_the_server_says_so() {
     assert!(!body.contains("SECRET_CANARY_7f3a91_aws"), "{body}");
 }
 
+const GIT_CANARY: &str = "GIT_CANARY_5a1c";
+
+/// A cloned repository whose own `.ignore` whitelists git's directory
+/// every way (probe 32, P6) beside `.env`: a remote URL with a token in
+/// `.git/config`, the hooks `git init` writes, and a submodule's `.git`
+/// file. `None` without git.
+fn repo_whitelisting_git() -> Option<(tempfile::TempDir, PathBuf)> {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().canonicalize().unwrap().join("repo");
+    std::fs::create_dir_all(p.join("sub")).unwrap();
+    git(&p, &["init", "-q"])?;
+    let url = format!("https://probe:ghp_{GIT_CANARY}@github.com/x/y.git");
+    git(&p, &["remote", "add", "origin", &url]);
+    for (path, text) in [
+        (
+            ".env",
+            "TOKEN=ENV_CANARY_5a1c origin github probe\n".to_string(),
+        ),
+        (
+            ".ignore",
+            "!.env\n!.git/\n!.git/config\n!/.git/**\n!.git\n".into(),
+        ),
+        (
+            "a.py",
+            "def origin():\n    return \"github probe\"\n".into(),
+        ),
+        (
+            "sub/.git",
+            format!("gitdir: ../.git/modules/sub {GIT_CANARY} origin github\n"),
+        ),
+    ] {
+        std::fs::write(p.join(path), text).unwrap();
+    }
+    Some((dir, p))
+}
+
+const GIT_TASK: &str = "origin github probe url remote token hooks gitdir";
+
+/// No path the result names lies in a `.git` directory or is a `.git` file.
+fn assert_no_git_path(v: &Value) {
+    let mut named = Vec::new();
+    named_paths(v, &mut named);
+    assert!(
+        !named.iter().any(|p| p.split('/').any(|c| c == ".git")),
+        "{named:?}"
+    );
+}
+
+#[test]
+fn a_repositorys_whitelist_never_reopens_gits_own_directory_on_the_cli() {
+    let Some((_dir, p)) = repo_whitelisting_git() else {
+        eprintln!("note: git is not installed; not checked");
+        return;
+    };
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxloop"))
+            .current_dir(&p)
+            .args([
+                "retrieve",
+                GIT_TASK,
+                "--hidden-whitelisted",
+                "--format",
+                "json",
+            ])
+            .args(["--limit", "50"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!all.contains(GIT_CANARY), "{extra:?}: {all}");
+        out
+    };
+    let out = run(&[]);
+    assert_succeeded(&out);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Control: the same whitelist re-opens `.env`, as the flag says.
+    assert!(json.to_string().contains("ENV_CANARY_5a1c"), "{json}");
+    assert_no_git_path(&json);
+    // Nor an include glob, nor a root in it with --allow-hidden-root.
+    for glob in [".git/**", ".git/config", "**/.git"] {
+        run(&["--include", glob]);
+    }
+    let out = run(&["--root", ".git", "--allow-hidden-root"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("git's own directory"));
+}
+
+#[tokio::test]
+async fn a_repositorys_whitelist_never_reopens_gits_own_directory_over_mcp() {
+    let Some((_dir, p)) = repo_whitelisting_git() else {
+        eprintln!("note: git is not installed; not checked");
+        return;
+    };
+    let c = client_with(EngineOptions {
+        root: Some(p.clone()),
+        hidden_whitelisted: true,
+        allow_roots: vec![p.join(".git")],
+        ..Default::default()
+    })
+    .await;
+    let clean = |r: &CallToolResult| {
+        assert!(!seen(r).contains(GIT_CANARY), "{}", seen(r));
+        if let Some(v) = &r.structured_content {
+            assert_no_git_path(v);
+        }
+    };
+    for args in [
+        json!({"task": GIT_TASK, "limit": 50}),
+        json!({"task": GIT_TASK, "patterns": [".git/**"]}),
+        json!({"task": GIT_TASK, "patterns": ["**/.git", ".git/config"]}),
+        json!({"task": GIT_TASK, "root": ".git"}),
+        json!({"task": GIT_TASK, "root": p.join(".git/hooks")}),
+    ] {
+        clean(&call(&c, "retrieve", args).await);
+    }
+    let r = call(&c, "retrieve", json!({"task": GIT_TASK, "root": ".git"})).await;
+    assert_eq!(r.is_error, Some(true));
+    assert!(text(&r).contains("git's own directory"), "{}", text(&r));
+    let d = call(&c, "dispatch", json!({"task": GIT_TASK})).await;
+    clean(&d);
+    let sid = d.structured_content.unwrap()["session_id"].clone();
+    for path in [".git/config", "sub/.git"] {
+        let args = json!({"session_id": sid, "judgments": [{"path": path, "relevance": 0.9}]});
+        let r = call(&c, "evaluate", args).await;
+        clean(&r);
+        assert_eq!(r.is_error, Some(true), "{path}: {}", seen(&r));
+    }
+    c.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn a_hidden_or_ignored_root_argument_is_refused_with_the_way_to_allow_it() {
     let (_dir, p) = project();
     std::fs::create_dir_all(p.join("src/.cache")).unwrap();
     let c = client(Some(p.clone())).await;
     for (root, why) in [
-        (".git", "hidden"),
+        (".git", "git's own directory"),
         (".secrets", "hidden"),
         ("src/.cache", "hidden"),
         ("private", "ignore rule"),
-        ("./private/../.git", "hidden"),
+        ("./private/../.git", "git's own directory"),
     ] {
         for tool in ["retrieve", "dispatch"] {
             let r = call(&c, tool, json!({"task": SECRET_TASK, "root": root})).await;

@@ -21,11 +21,17 @@ pub type Client = RunningService<RoleClient, ()>;
 
 /// A client talking to a fresh server (optionally started with `--root`).
 pub async fn client(root: Option<PathBuf>) -> Client {
-    let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    let server = CtxServer::new(EngineOptions {
+    client_with(EngineOptions {
         root,
         ..Default::default()
-    });
+    })
+    .await
+}
+
+/// A client talking to a fresh server started with `options`.
+pub async fn client_with(options: EngineOptions) -> Client {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let server = CtxServer::new(options);
     tokio::spawn(async move {
         let running = server.serve(server_io).await.expect("server starts");
         let _ = running.waiting().await;
