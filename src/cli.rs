@@ -137,9 +137,12 @@ pub struct RetrieveArgs {
     #[arg(long)]
     pub hidden_whitelisted: bool,
     /// Only search files matching this glob (gitignore-style, relative to the root; repeatable).
+    /// A leading `!` excludes, as in ripgrep's -g: `--include 'src/**' --include '!src/gen/**'`;
+    /// `!` globs alone keep every other file.
     #[arg(long = "include", value_name = "GLOB")]
     pub include: Vec<String>,
-    /// Skip files matching this glob or path (repeatable).
+    /// Skip files matching this glob or path (repeatable). No leading `!`: an
+    /// exclude glob cannot take a file back (`--include '!GLOB'` excludes).
     #[arg(long = "exclude", value_name = "GLOB")]
     pub exclude: Vec<String>,
     /// Extra search term, weighed like the task's title (repeatable).
@@ -465,6 +468,12 @@ fn cli_message(e: &crate::error::Error) -> String {
             "invalid glob {:?} in {}: {reason}. Use gitignore-style globs relative to the root, e.g. \"src/**/*.rs\"",
             crate::error::clip(glob),
             flag_of(field)
+        ),
+        Error::BangExclude { glob } => format!(
+            "--exclude {:?}: a leading `!` means exclude, and only in --include, as in ripgrep's -g '!GLOB'; an exclude glob cannot start with it. To fix it, pass --exclude {:?}, or --include {:?}",
+            crate::error::clip(glob),
+            crate::error::clip(glob.trim().trim_start_matches('!')),
+            crate::error::clip(glob)
         ),
         Error::OutOfRange {
             field,

@@ -95,6 +95,15 @@ pub enum Error {
         path: PathBuf,
     },
 
+    /// An exclude glob starts with `!`: that means exclude, and only in an
+    /// include list (as ripgrep's `-g '!GLOB'` does); in an exclude list it
+    /// took back an earlier exclude, or did nothing at all (probe 32, P16).
+    #[error("{:?} in `excludes`: a leading `!` means exclude, and only in an include list (`patterns`), as in ripgrep's -g '!GLOB'; an exclude glob cannot start with it. To fix it, put {:?} in `excludes`, or {:?} in `patterns`", clip(.glob), clip(.glob.trim().trim_start_matches('!')), clip(.glob))]
+    BangExclude {
+        /// The exclude glob as given.
+        glob: String,
+    },
+
     /// An include or exclude glob is invalid.
     #[error("invalid glob {:?} in `{field}`: {reason}. Use gitignore-style globs relative to the root, e.g. \"src/**/*.rs\"", clip(.glob))]
     InvalidGlob {

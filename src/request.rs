@@ -15,11 +15,12 @@ pub struct RetrieveRequest {
     pub task: String,
     /// Directory to search, absolute or relative to the engine's root.
     pub root: Option<String>,
-    /// Include globs, gitignore-style, relative to the root.
+    /// Include globs, gitignore-style, relative to the root; a leading `!`
+    /// excludes (see [`crate::walk::Filter`]).
     pub patterns: Vec<String>,
     /// Extra search terms, weighed like the task's title.
     pub keywords: Vec<String>,
-    /// Exclude globs or paths.
+    /// Exclude globs or paths; none starts with `!`.
     pub excludes: Vec<String>,
     /// See [`crate::config::MAX_CYCLES`].
     pub max_cycles: Option<usize>,

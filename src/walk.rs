@@ -543,13 +543,16 @@ pub fn is_dependency_dir(name: &str) -> bool {
 /// name at any depth (`*.py`, `tests`); a glob with `/` is anchored at the
 /// root (`src/**/*.rs`, `/setup.py`); a glob ending in `/` matches only
 /// directories (`build/` skips the directory `build`, not a file of that
-/// name); a glob matching a directory matches everything below it; `!` before
-/// a glob takes back what an earlier glob of the same list matched
-/// (`tests` then `!tests/conftest.py`), and the last matching glob wins. An
-/// include list of `!` globs alone starts from every file. A file passes when
-/// it matches an include (or there are none) and no exclude. `\` is read as
-/// a path separator, a leading `./` is dropped, and a glob with a `..`
-/// component is refused.
+/// name); a glob matching a directory matches everything below it. In the
+/// include list `!` before a glob excludes what it matches, as ripgrep's
+/// `-g '!GLOB'` does: it takes back what an earlier include matched (`src/**`
+/// then `!src/gen/**`), the last matching glob wins, and a list of `!` globs
+/// alone starts from every file (`!tests/**` is every file outside `tests`).
+/// An exclude glob may not start with `!` ([`Error::BangExclude`]: there it
+/// took back an earlier exclude, the opposite of what ripgrep's users mean,
+/// or did nothing at all). A file passes when it matches an include (or
+/// there are none) and no exclude. `\` is read as a path separator, a
+/// leading `./` is dropped, and a glob with a `..` component is refused.
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
     include: Option<Gitignore>,
@@ -563,7 +566,8 @@ pub struct Filter {
 impl Filter {
     /// Compiles the include and exclude globs. Errors:
     /// [`Error::InvalidGlob`] naming the list (`patterns` or `excludes`), the
-    /// glob as given, and why (a `..` component, or the glob's syntax).
+    /// glob as given, and why (a `..` component, or the glob's syntax);
+    /// [`Error::BangExclude`] for an exclude glob that starts with `!`.
     pub fn new(includes: &[String], excludes: &[String]) -> Result<Filter> {
         Ok(Filter {
             include: compile("patterns", includes)?,
@@ -680,7 +684,7 @@ pub fn unmatched_includes<'a>(
 /// between them, remove every one of `paths` (relative, `/`-separated) the
 /// include globs let through, as given: each is tried alone and listed when
 /// it matches one of those paths. Empty when a path passes `filter` (over at
-/// the first) or none is included; `!` globs take back and are never listed.
+/// the first) or none is included.
 pub fn excluding_all<'a>(
     filter: &Filter,
     excludes: &[String],
@@ -688,7 +692,7 @@ pub fn excluding_all<'a>(
 ) -> Vec<String> {
     let globs: Vec<(&String, Gitignore)> = excludes
         .iter()
-        .filter(|g| !g.trim().is_empty() && !g.trim().starts_with('!'))
+        .filter(|g| !g.trim().is_empty())
         .filter_map(|g| Some((g, compile("excludes", std::slice::from_ref(g)).ok()??)))
         .collect();
     let mut used = vec![false; globs.len()];
@@ -748,6 +752,11 @@ fn compile(field: &'static str, globs: &[String]) -> Result<Option<Gitignore>> {
                 field,
                 glob: raw.to_string(),
                 reason: "`..` would leave the root".into(),
+            });
+        }
+        if field == "excludes" && raw.trim().starts_with('!') {
+            return Err(Error::BangExclude {
+                glob: raw.to_string(),
             });
         }
         add_line(&mut builder, field, raw, &gitignore_line(raw))?;
@@ -1134,13 +1143,10 @@ mod tests {
         assert!(!f.is_match("src/docs"));
     }
 
-    /// `!x` takes back what an earlier glob of the same list matched, and a
-    /// leading `/` anchors at the root, as in a `.gitignore`.
+    /// In the include list `!x` takes back what an earlier glob matched, and
+    /// a leading `/` anchors at the root, as in a `.gitignore`.
     #[test]
     fn a_bang_takes_back_an_earlier_glob() {
-        let f = Filter::new(&[], &["tests".into(), "!tests/conftest.py".into()]).unwrap();
-        assert!(f.is_match("tests/conftest.py"));
-        assert!(!f.is_match("tests/test_token.py"));
         let f = Filter::new(&["*.py".into(), "!tests/**".into()], &[]).unwrap();
         assert!(f.is_match("src/a.py"));
         assert!(!f.is_match("tests/b.py"));
@@ -1154,6 +1160,38 @@ mod tests {
         assert!(f.is_match("pkg/setup.py"));
         let f = Filter::new(&[], &["#notes.txt".into()]).unwrap();
         assert!(!f.is_match("#notes.txt"), "a leading # is not a comment");
+    }
+
+    /// Probe 32, P16: `!` means exclude, as in ripgrep's `-g`, so only an
+    /// include list takes it; in an exclude list it took back an earlier
+    /// exclude or did nothing, and is refused with where it belongs.
+    #[test]
+    fn a_bang_in_an_exclude_glob_is_refused_with_where_it_belongs() {
+        for excludes in [
+            &["!src/**"][..],
+            &["tests", "!tests/conftest.py"],
+            &[" !src/**"],
+        ] {
+            let excludes: Vec<String> = excludes.iter().map(|g| g.to_string()).collect();
+            let bang = excludes.last().unwrap();
+            let err = Filter::new(&[], &excludes).unwrap_err().to_string();
+            assert_eq!(
+                err,
+                format!(
+                    "{bang:?} in `excludes`: a leading `!` means exclude, and only in an include \
+                     list (`patterns`), as in ripgrep's -g '!GLOB'; an exclude glob cannot start \
+                     with it. To fix it, put {:?} in `excludes`, or {bang:?} in `patterns`",
+                    bang.trim().trim_start_matches('!')
+                )
+            );
+        }
+        // Where it belongs it excludes, and a `!` inside a glob is literal.
+        let f = Filter::new(&["!src/**".into()], &[]).unwrap();
+        assert!(!f.is_match("src/a.py") && f.is_match("tests/t.py"));
+        let f = Filter::new(&[], &["**/!old.py".into()]).unwrap();
+        assert!(!f.is_match("src/!old.py") && f.is_match("src/old.py"));
+        let f = Filter::new(&[], &["/!top.py".into()]).unwrap();
+        assert!(!f.is_match("!top.py") && f.is_match("src/!top.py"));
     }
 
     #[test]
@@ -1220,13 +1258,12 @@ mod tests {
         assert_eq!(all(&[], &["**"]), ["**"]);
         assert_eq!(all(&["**"], &["**"]), ["**"]);
         assert_eq!(
-            all(&["src/**"], &["nosuch/**", "*.py", "docs/", "!x.py"]),
+            all(&["src/**"], &["nosuch/**", "*.py", "docs/"]),
             ["*.py"],
             "only the globs that remove an included path"
         );
         assert_eq!(all(&[], &["*.py", "docs"]), ["*.py", "docs"]);
         assert!(all(&[], &["*.py"]).is_empty(), "docs/guide.md is left");
-        assert!(all(&[], &["**", "!src/app.py"]).is_empty(), "taken back");
         assert!(all(&["nosuch/**"], &["**"]).is_empty(), "nothing included");
         let filter = Filter::new(&[], &strings(&["**"])).unwrap();
         assert!(excluding_all(&filter, &strings(&["**"]), []).is_empty());

@@ -290,6 +290,42 @@ fn cli_errors_say_the_cause_once_how_to_fix_it_and_the_argument_as_given() {
     );
 }
 
+/// Probe 32, P16: `--include '!GLOB'` excludes, as ripgrep's `-g` does;
+/// `--exclude '!GLOB'` is refused with where it belongs (it did nothing).
+#[test]
+fn cli_a_leading_bang_excludes_in_include_and_is_refused_in_exclude() {
+    let run = |flag: &str| {
+        Command::new(BIN)
+            .args(["retrieve", "token expiry session", "--format", "json"])
+            .args([flag, "!auth/**", "--root"])
+            .arg(fixture())
+            .output()
+            .unwrap()
+    };
+    let out = run("--exclude");
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--exclude \"!auth/**\": a leading `!` means exclude, and only in --include")
+            && err.contains("To fix it, pass --exclude \"auth/**\", or --include \"!auth/**\""),
+        "{err}"
+    );
+    let out = run("--include");
+    assert_succeeded(&out);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let paths: Vec<&str> = json["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    assert!(
+        !paths.is_empty() && paths.iter().all(|p| !p.starts_with("auth/")),
+        "{paths:?}"
+    );
+}
+
 /// Raw JSON-RPC lines to `serve` on the fixture; the replies by id. Stdin is
 /// closed once every id in `expect` has its reply (or after a minute, so a
 /// request that gets no reply fails the test instead of hanging it).

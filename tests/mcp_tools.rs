@@ -693,3 +693,43 @@ async fn at_the_maxima_the_text_fits_the_clients_cap_and_content_chooses_what_is
     assert!(e.contains("`content` must be"), "{e}");
     c.cancel().await.unwrap();
 }
+
+/// Probe 32, P16: in `patterns` a leading `!` excludes, as ripgrep's `-g`
+/// does; in `excludes` it is refused, with where it belongs, in every tool
+/// that takes excludes (it silently did nothing, or took back an earlier
+/// exclude).
+#[tokio::test]
+async fn a_leading_bang_excludes_in_patterns_and_is_refused_in_excludes() {
+    let c = client(Some(fixture())).await;
+    let task = "token expiry session";
+    let out = ok(
+        &c,
+        "retrieve",
+        json!({"task": task, "patterns": ["!auth/**"]}),
+    )
+    .await;
+    let found = paths(&out["files"]);
+    assert!(
+        !found.is_empty() && found.iter().all(|p| !p.starts_with("auth/")),
+        "{found:?}"
+    );
+    let fix = "a leading `!` means exclude, and only in an include list (`patterns`), as in \
+               ripgrep's -g '!GLOB'; an exclude glob cannot start with it. To fix it, put \
+               \"auth/**\" in `excludes`, or \"!auth/**\" in `patterns`";
+    for tool in ["retrieve", "dispatch"] {
+        let msg = err(&c, tool, json!({"task": task, "excludes": ["!auth/**"]})).await;
+        assert_eq!(msg, format!("\"!auth/**\" in `excludes`: {fix}"), "{tool}");
+    }
+    let d = ok(&c, "dispatch", json!({"task": task})).await;
+    let sid = d["session_id"].as_str().unwrap();
+    let args = json!({"session_id": sid, "excludes": ["auth/**", "!auth/token.py"]});
+    let msg = err(&c, "refine", args).await;
+    assert!(msg.starts_with("\"!auth/token.py\" in `excludes`"), "{msg}");
+    // Refused whole: the session goes on with neither glob.
+    let next = ok(&c, "dispatch", json!({"session_id": sid})).await;
+    assert!(
+        next["query"]["excludes"].as_array().unwrap().is_empty(),
+        "{next}"
+    );
+    c.cancel().await.unwrap();
+}

@@ -1044,9 +1044,7 @@ fn exclude_globs_that_leave_no_file_are_an_error_naming_them() {
             && err.contains(" that the include globs match: nothing was searched"),
         "{err}"
     );
-    let err = run(&[], &["*.py", "docs/", "!nosuch"])
-        .unwrap_err()
-        .to_string();
+    let err = run(&[], &["*.py", "docs/"]).unwrap_err().to_string();
     assert!(
         err.contains(
             r#"the exclude globs "*.py", "docs/" (`excludes`, --exclude) exclude every file"#
@@ -1055,8 +1053,6 @@ fn exclude_globs_that_leave_no_file_are_an_error_naming_them() {
     );
     // A file left to search: no error.
     let out = run(&[], &["docs/"]).unwrap();
-    assert_eq!(paths(&out), ["src/widgets.py"]);
-    let out = run(&[], &["**", "!src/widgets.py"]).unwrap();
     assert_eq!(paths(&out), ["src/widgets.py"]);
     // A step-wise session is refused the same way in its first cycle.
     let err = first_dispatch_error(&engine, dir.path(), &[], &["**"]);

@@ -20,11 +20,11 @@ loop_params! {
     shared {
         /// Directory to search when starting a session (default: the server's root). When continuing one, omit it or pass the same directory.
         root,
-        /// Include globs to add, gitignore-style, relative to the root.
+        /// Include globs to add, gitignore-style, relative to the root. A leading ! excludes, as in ripgrep's -g.
         patterns,
         /// Search terms to add.
         keywords,
-        /// Exclude globs or paths to add.
+        /// Exclude globs or paths to add. None may start with ! ("!glob" in patterns excludes).
         excludes,
         /// When starting: maximum cycles, 1-10 (default 3). Fixed for the session: when continuing, omit it.
         max_cycles,

@@ -18,11 +18,11 @@ pub struct RefineParams {
     #[serde(default)]
     #[schemars(length(max = crate::config::MAX_LIST_ITEMS))]
     pub keywords: Vec<String>,
-    /// Include globs the agent wants added.
+    /// Include globs the agent wants added. A leading ! excludes, as in ripgrep's -g.
     #[serde(default)]
     #[schemars(length(max = crate::config::MAX_LIST_ITEMS))]
     pub patterns: Vec<String>,
-    /// Exclude globs or paths the agent wants added.
+    /// Exclude globs or paths the agent wants added. None may start with ! ("!glob" in patterns excludes).
     #[serde(default)]
     #[schemars(length(max = crate::config::MAX_LIST_ITEMS))]
     pub excludes: Vec<String>,

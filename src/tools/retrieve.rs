@@ -28,11 +28,11 @@ loop_params! {
         /// Directory to search (absolute, or relative to the server's root). Default:
         /// the server's --root, else its working directory.
         root,
-        /// Include globs, gitignore-style, relative to the root (e.g. "src/**/*.py"). Default: all files.
+        /// Include globs, gitignore-style, relative to the root (e.g. "src/**/*.py"). Default: all files. A leading ! excludes, as in ripgrep's -g: ["src/**", "!src/gen/**"]; ! globs alone keep every other file.
         patterns,
         /// Extra search terms (identifiers, names) to weigh like the task's title.
         keywords,
-        /// Exclude globs or paths (e.g. "tests", "*.md").
+        /// Exclude globs or paths (e.g. "tests", "*.md"). None may start with ! ("!glob" in patterns excludes).
         excludes,
         /// Maximum cycles, 1-10 (default 3).
         max_cycles,
