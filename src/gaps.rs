@@ -16,7 +16,7 @@
 //! a file that covers it is in context (among the files the answer returns).
 
 use crate::corpus::{holders_many, Doc};
-use crate::lang::{RefKind, Reference};
+use crate::lang::{is_aside_path, is_test_path, RefKind, Reference};
 use crate::query::TaskQuery;
 use crate::types::{Gap, GapKind, Snippet};
 use rayon::prelude::*;
@@ -237,6 +237,14 @@ fn symbol_gaps<'a>(
     wanted.sort_by_key(|(n, r, _)| (*n, r.line));
     let mut found: Vec<Gap> = Vec::new();
     wanted.truncate(MAX_TRIES_PER_FILE);
+    // A library file's names are defined in library code: a test that
+    // defines a helper of the same name, or `docs/conf.py`'s `extensions`
+    // list (Sphinx's) for an `self.extensions` of the code, is not where
+    // the name comes from, and made a false critical gap (probe of
+    // 2026-12-07 on flask). A test's or an example's own names may be
+    // defined anywhere.
+    let library = !is_test_path(c.path) && !is_aside_path(c.path);
+    let may_define_here = |p: &str| !library || !(is_test_path(p) || is_aside_path(p));
     // The holders of each name of the current batch that could define it.
     let mut could: Vec<Holders> = Vec::new();
     for (i, (_, r, _)) in wanted.iter().enumerate() {
@@ -252,7 +260,7 @@ fn symbol_gaps<'a>(
                 .par_iter()
                 .map(|(_, r, h)| {
                     h.par_iter()
-                        .filter(|(_, d)| d.may_define(&r.name))
+                        .filter(|(p, d)| may_define_here(p) && d.may_define(&r.name))
                         .copied()
                         .collect()
                 })
@@ -506,5 +514,55 @@ mod tests {
                 "{user} was parsed although it only uses the name"
             );
         }
+    }
+    /// A library file's name is not "defined" by a test helper or by the
+    /// docs' Sphinx configuration (flask, probe of 2026-12-07: `extensions`
+    /// was said to be defined in `docs/conf.py`, `provide_automatic_options`
+    /// to be ambiguous because a test defined it too); a test file's may be.
+    #[test]
+    fn a_library_files_names_are_not_defined_by_tests_or_docs() {
+        let high = "class Flask:\n    def run(self):\n        self.extensions = {}\n        make_options(self)\n        return RuleSpec()\n";
+        let corpus: BTreeMap<String, Arc<Doc>> = [
+            ("src/flask/app.py", high),
+            ("docs/conf.py", "extensions = [\"sphinx.ext.autodoc\"]\n"),
+            (
+                "tests/test_views.py",
+                "def make_options(app):\n    return 1\n",
+            ),
+            (
+                "src/flask/views.py",
+                "def make_options(app):\n    return 2\n",
+            ),
+            ("tests/test_rules.py", "class RuleSpec:\n    pass\n"),
+        ]
+        .into_iter()
+        .map(|(p, t)| (p.to_string(), Arc::new(Doc::for_test(p, t))))
+        .collect();
+        let snippets = vec![Snippet {
+            start_line: 1,
+            end_line: 5,
+            text: high.to_string(),
+        }];
+        let gaps_of = |path: &'static str| {
+            let context = [InContext {
+                path,
+                doc: &corpus[path],
+                snippets: &snippets,
+                is_high: true,
+            }];
+            find(
+                &context,
+                &corpus,
+                &TaskQuery::new("flask run", &[]),
+                &|| false,
+            )
+        };
+        let gaps = gaps_of("src/flask/app.py");
+        let of = |name: &str| gaps.iter().find(|g| g.symbol.as_deref() == Some(name));
+        assert!(of("extensions").is_none(), "{gaps:?}");
+        assert!(of("RuleSpec").is_none(), "{gaps:?}");
+        let options = of("make_options").expect("a gap for the library's definer");
+        assert_eq!(options.suggested_paths, ["src/flask/views.py"]);
+        assert!(corpus["tests/test_rules.py"].kept_symbols().is_none());
     }
 }

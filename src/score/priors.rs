@@ -204,6 +204,33 @@ fn is_amalgamation(rel: &str, len: usize) -> bool {
 /// are rarely a tenth of that).
 const VENDORED_JS_BYTES: usize = 100_000;
 
+/// A JavaScript or TypeScript tool's configuration, by the ecosystem's
+/// naming convention: `<tool>.config.<ext>` or `<tool>.conf.<ext>`
+/// (`rollup.config.js`, `vite.config.ts`, `karma.conf.cjs`,
+/// `docusaurus.config.ts`) and the task runners' `gulpfile.js`,
+/// `Gruntfile.js`, `Jakefile.js`. Code, but the build's and the tests'
+/// settings, not the product: they weigh as "not source code", as
+/// `build.gradle.kts` and `Cargo.toml` do. In the runs of 2026-12-07 they
+/// held a top-10 place 9 times on the dev and held-out sets (axios's
+/// `karma.conf.cjs` at rank 4 twice) and were a gold file of none of
+/// their 1,436 tasks; the probe of that day found `rollup.config.js`
+/// first (high) for "how does axios decide which adapter to use".
+fn is_tool_config(file: &str) -> bool {
+    let Some((stem, ext)) = file.rsplit_once('.') else {
+        return false;
+    };
+    if !matches!(ext, "js" | "cjs" | "mjs" | "ts" | "cts" | "mts") {
+        return false;
+    }
+    let task_runner = ["gulpfile", "gruntfile", "jakefile"]
+        .iter()
+        .any(|n| stem.eq_ignore_ascii_case(n));
+    let config = stem.rsplit_once('.').is_some_and(|(tool, kind)| {
+        !tool.is_empty() && !tool.contains('.') && matches!(kind, "config" | "conf")
+    });
+    task_runner || config
+}
+
 /// Whether the task names the file's stem as an identifier
 /// (`FakeInvokedProcess` for `FakeInvokedProcess.php`).
 fn names_stem(q: &TaskQuery, file: &str) -> bool {
@@ -247,6 +274,8 @@ pub(super) fn prior(c: &Candidate, w: &Weights, q: &TaskQuery) -> (f64, &'static
         (w.init_prior, "package index file")
     } else if !crate::lang::is_code_path(rel) {
         (w.other_prior, "not source code")
+    } else if is_tool_config(file) && !names_stem(q, file) {
+        (w.other_prior, "a build or test tool's configuration")
     } else {
         (1.0, "")
     }
@@ -355,6 +384,32 @@ mod tests {
         }
         assert_eq!(cand_prior("Package.swift"), 1.0);
         assert_eq!(cand_prior("src/api/client.api.ts"), 1.0);
+    }
+
+    #[test]
+    fn a_javascript_tools_configuration_weighs_as_not_source_code() {
+        let w = Weights::default();
+        for p in [
+            "rollup.config.js",
+            "karma.conf.cjs",
+            "www/docusaurus.config.ts",
+            "extensions/vscode/webpack.config.js",
+            "eslint.config.mjs",
+            "gulpfile.js",
+            "Gruntfile.js",
+        ] {
+            assert_eq!(cand_prior(p), w.other_prior, "{p}");
+        }
+        // The product's own modules named for configuration stay source.
+        for p in [
+            "lib/config/defaults.js",
+            "src/config.ts",
+            "lib/core/mergeConfig.js",
+            "packages/vite/src/node/config.ts",
+            "src/app.config.rs",
+        ] {
+            assert_eq!(cand_prior(p), 1.0, "{p}");
+        }
     }
 
     #[test]
