@@ -118,7 +118,11 @@ pub fn find(
         gaps.extend(config_gaps(c, corpus, &in_context));
     }
     let t_symbols = t0.elapsed();
-    gaps.extend(uncovered_gaps(context, corpus, q));
+    // The call's deadline or cancellation ends the search here: the
+    // holder scan below is over every code file.
+    if !stop() {
+        gaps.extend(uncovered_gaps(context, corpus, q));
+    }
     tracing::debug!(
         highs = highs.len(),
         names = names.len(),
@@ -317,9 +321,12 @@ fn symbol_gap(path: &str, r: &Reference, definers: Vec<String>) -> Gap {
     }
 }
 
+/// Uncovered-concept gaps an answer holds at most.
+const MAX_UNCOVERED: usize = 32;
+
 /// Task identifiers (code-like, stated more than once or in the title) that
-/// no high file contains, with up to 5 files that hold each; none unless
-/// some file is high.
+/// no high file contains, at most [`MAX_UNCOVERED`], heaviest first, with up
+/// to 5 files that hold each; none unless some file is high.
 fn uncovered_gaps(
     context: &[InContext],
     corpus: &BTreeMap<String, Arc<Doc>>,
@@ -327,11 +334,16 @@ fn uncovered_gaps(
 ) -> Vec<Gap> {
     let mut gaps = Vec::new();
     if context.iter().any(|c| c.is_high) {
+        // The heaviest first (the query's order), at most MAX_UNCOVERED:
+        // a pasted log of a thousand names no file holds made a scan of a
+        // thousand names and as many gaps (probe of 2026-12-07: 0.5-0.7 s
+        // past the deadline on sympy).
         let uncovered: Vec<&crate::query::Term> = q
             .terms
             .iter()
             .filter(|t| t.is_code && t.weight >= 2.0)
             .filter(|t| !context.iter().any(|c| c.doc.tf(t.hash) > 0))
+            .take(MAX_UNCOVERED)
             .collect();
         let all: Vec<&Doc> = corpus.values().map(|d| &**d).collect();
         let paths: Vec<&String> = corpus.keys().collect();
@@ -564,5 +576,42 @@ mod tests {
         let options = of("make_options").expect("a gap for the library's definer");
         assert_eq!(options.suggested_paths, ["src/flask/views.py"]);
         assert!(corpus["tests/test_rules.py"].kept_symbols().is_none());
+    }
+    /// Uncovered-concept gaps are bounded, and none are looked for once the
+    /// call must stop: a pasted log of a hundred names no high file holds
+    /// made as many holder lookups and gaps.
+    #[test]
+    fn uncovered_concepts_are_bounded_and_end_with_the_call() {
+        let names: Vec<String> = (0..100).map(|i| format!("missing_name_{i:03}")).collect();
+        let line = names.join(" ");
+        let task = format!("{line}\n{line}\n{line}\n");
+        let high = "def run():\n    return 1\n";
+        let mut corpus: BTreeMap<String, Arc<Doc>> = BTreeMap::new();
+        corpus.insert("src/a.py".into(), Arc::new(Doc::for_test("src/a.py", high)));
+        let holder = format!("{line}\n");
+        corpus.insert(
+            "src/b.py".into(),
+            Arc::new(Doc::for_test("src/b.py", &holder)),
+        );
+        let snippets = vec![Snippet {
+            start_line: 1,
+            end_line: 2,
+            text: high.to_string(),
+        }];
+        let context = [InContext {
+            path: "src/a.py",
+            doc: &corpus["src/a.py"],
+            snippets: &snippets,
+            is_high: true,
+        }];
+        let q = TaskQuery::new(&task, &[]);
+        let uncovered = |stop: &(dyn Fn() -> bool + Sync)| {
+            find(&context, &corpus, &q, stop)
+                .into_iter()
+                .filter(|g| g.kind == GapKind::UncoveredConcept)
+                .count()
+        };
+        assert_eq!(uncovered(&|| false), MAX_UNCOVERED);
+        assert_eq!(uncovered(&|| true), 0);
     }
 }
