@@ -169,18 +169,30 @@ impl<'q> References<'q> {
         } else {
             return (0.0, Vec::new(), None);
         };
-        if fits == 1 {
-            let evidence = vec![Evidence::Named(reference.clone())];
-            (full * share, evidence, Some(reference))
-        } else {
-            // One of several files the reference fits: evidence shared
-            // among them, and no "named" (high tier) for any.
-            let evidence = vec![Evidence::NamedAmong {
-                named: reference,
-                fits,
-            }];
-            (full * share / fits as f64, evidence, None)
-        }
+        reference_evidence(reference, fits, share, full)
+    }
+}
+
+/// What a reference that fits `fits` files gives each of them, at `share`
+/// of `full` (a path 1, a module 0.8): (raw score to add, evidence, the
+/// reference when it names this file alone, the high tier).
+fn reference_evidence(
+    reference: Named,
+    fits: usize,
+    share: f64,
+    full: f64,
+) -> (f64, Vec<Evidence>, Option<Named>) {
+    if fits == 1 {
+        let evidence = vec![Evidence::Named(reference.clone())];
+        (full * share, evidence, Some(reference))
+    } else {
+        // One of several files the reference fits: evidence shared
+        // among them, and no "named" (high tier) for any.
+        let evidence = vec![Evidence::NamedAmong {
+            named: reference,
+            fits,
+        }];
+        (full * share / fits as f64, evidence, None)
     }
 }
 
@@ -726,7 +738,7 @@ mod tests {
     /// name compared with every file. The indexed pass must score as it.
     mod reference {
         use super::super::super::{Candidate, Evidence, Focus, Named, Scored, Weights};
-        use super::super::{ends_with_module, ends_with_path, focus_evidence};
+        use super::super::{ends_with_module, ends_with_path, focus_evidence, reference_evidence};
         use crate::query::TaskQuery;
         use std::collections::HashMap;
 
@@ -824,18 +836,7 @@ mod tests {
             } else {
                 return (0.0, Vec::new(), None);
             };
-            if fits == 1 {
-                let evidence = vec![Evidence::Named(reference.clone())];
-                (full * share, evidence, Some(reference))
-            } else {
-                // One of several files the reference fits: evidence shared
-                // among them, and no "named" (high tier) for any.
-                let evidence = vec![Evidence::NamedAmong {
-                    named: reference,
-                    fits,
-                }];
-                (full * share / fits as f64, evidence, None)
-            }
+            reference_evidence(reference, fits, share, full)
         }
 
         fn fitting_tail<'a>(cands: &[Candidate], p: &'a str) -> &'a str {
