@@ -184,13 +184,14 @@ pub(crate) const SNIPPET_MARK: &str = "| ";
 /// the closing `N snippets left out` line, and the mark `|` itself. A
 /// snippet line that does is written after [`SNIPPET_MARK`].
 pub(crate) fn reads_as_answer_line(line: &str) -> bool {
-    const OPENINGS: [&str; 10] = [
+    const OPENINGS: [&str; 11] = [
         "|",
         "--- ",
         "- [",
         "   left out",
         "Gaps:",
         "ctxloop:",
+        "nothing matched:",
         "stopped early:",
         "skipped:",
         "not searched:",
@@ -340,6 +341,20 @@ fn unsearched_lines_as(
     s
 }
 
+/// What an answer with no file says about it: nothing the walk let
+/// through holds a word of the task (`no_candidates`), and what to try. An
+/// empty list alone read as "nothing here" (probe of 2026-12-07, P13).
+fn nothing_matched(out: &RetrieveOutput) -> Option<String> {
+    (out.files.is_empty() && out.stop_reason == crate::types::StopReason::NoCandidates).then(|| {
+        format!(
+            "none of the {} files walked holds a word of the task: name an identifier, file or \
+             module of this tree, add keywords (`keywords`, --keyword), or check the root and \
+             the include globs",
+            out.stats.files_walked
+        )
+    })
+}
+
 /// Compact text for models that read only text content.
 pub fn render_text(out: &RetrieveOutput) -> String {
     let mut s = format!(
@@ -352,6 +367,9 @@ pub fn render_text(out: &RetrieveOutput) -> String {
         out.stats.files_walked,
         out.stats.elapsed_ms
     );
+    if let Some(why) = nothing_matched(out) {
+        s.push_str(&format!("nothing matched: {why}\n"));
+    }
     if let Some(t) = &out.truncated {
         s.push_str(&format!("stopped early: {}\n", t.detail));
     }
@@ -402,6 +420,9 @@ pub fn render_markdown(out: &RetrieveOutput, task: &str) -> String {
         out.stats.files_walked,
         out.stats.elapsed_ms
     );
+    if let Some(why) = nothing_matched(out) {
+        s.push_str(&format!("**Nothing matched:** {}\n\n", md_text(&why)));
+    }
     if let Some(t) = &out.truncated {
         s.push_str(&format!("**Stopped early:** {}\n\n", md_text(&t.detail)));
     }
@@ -589,6 +610,29 @@ mod tests {
         let md = render_markdown(&out, "  fix the token expiry bug ");
         assert!(md.contains("Task: fix the token expiry bug\n"), "{md}");
         assert!(md.contains(&format!("**Stopped early:** {detail}")), "{md}");
+    }
+
+    /// An answer with no file says why and what to try, in text and
+    /// Markdown; an answer with files does not.
+    #[test]
+    fn an_empty_answer_says_nothing_matched_and_what_to_try() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc");
+        let request = crate::request::RetrieveRequest {
+            task: "zyxwvut qwertyuiop".into(),
+            root: Some(root.into()),
+            ..Default::default()
+        };
+        let engine = crate::engine::Engine::new(Default::default());
+        let out = engine
+            .retrieve(request, &crate::request::CallOptions::PLAIN)
+            .unwrap();
+        assert!(out.files.is_empty());
+        let text = render_text(&out);
+        assert!(text.contains("\nnothing matched: none of the "), "{text}");
+        assert!(text.contains("--keyword"), "{text}");
+        let md = render_markdown(&out, "zyxwvut qwertyuiop");
+        assert!(md.contains("**Nothing matched:** none of the "), "{md}");
+        assert!(!render_text(&token_expiry()).contains("nothing matched"));
     }
 
     /// Every line the text rendering writes itself (not a snippet's)
