@@ -176,6 +176,14 @@ fn decode(bytes: Vec<u8>) -> Result<Vec<u8>, Skip> {
         },
     };
     let bytes = match big_endian {
+        // UTF-8's mark (EF BB BF, as some Windows editors write it) is no
+        // text of line 1: dropped as UTF-16's is, so no snippet starts
+        // with U+FEFF and the first line's name is found (probe P17).
+        None if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) => {
+            let mut bytes = bytes;
+            bytes.drain(..3);
+            bytes
+        }
         None => bytes,
         Some(be) => {
             let body = &bytes[2..];
@@ -271,5 +279,14 @@ mod tests {
         assert_eq!(decode(bytes), Err(Skip::Binary));
         assert_eq!(decode(vec![0xFF, 0xFE, 0, 0, 1, 0]), Err(Skip::Binary));
         assert_eq!(decode(b"plain".to_vec()), Ok(b"plain".to_vec()));
+    }
+
+    #[test]
+    fn utf8_loses_its_byte_order_mark_and_nothing_else() {
+        let text = "def frobnicate_widget():\r\n    return '\u{feff}'\n";
+        let mut marked = vec![0xEF, 0xBB, 0xBF];
+        marked.extend_from_slice(text.as_bytes());
+        assert_eq!(String::from_utf8(decode(marked).unwrap()).unwrap(), text);
+        assert_eq!(decode(text.as_bytes().to_vec()).unwrap(), text.as_bytes());
     }
 }
