@@ -16,7 +16,7 @@ pub struct RetrieveRequest {
     /// Directory to search, absolute or relative to the engine's root.
     pub root: Option<String>,
     /// Include globs, gitignore-style, relative to the root; a leading `!`
-    /// excludes (see [`crate::walk::Filter`]).
+    /// excludes, as in ripgrep's `-g` (README, What gets walked).
     pub patterns: Vec<String>,
     /// Extra search terms, weighed like the task's title.
     pub keywords: Vec<String>,
