@@ -444,6 +444,14 @@ fn config_gaps(
 mod tests {
     use super::*;
 
+    /// A corpus of `(path, text)` files.
+    fn corpus_of(files: &[(&str, &str)]) -> BTreeMap<String, Arc<Doc>> {
+        files
+            .iter()
+            .map(|&(p, t)| (p.to_string(), Arc::new(Doc::for_test(p, t))))
+            .collect()
+    }
+
     /// A file whose one snippet calls hundreds of helpers, then extends a
     /// base class: its gap search looks for at most [`MAX_NAMES_PER_FILE`]
     /// names, the base class first although it comes last.
@@ -491,15 +499,12 @@ mod tests {
         let user = "from sympy.core.expr import AtomicExpr\n\nclass Symbol(AtomicExpr):\n    pass\n\n\
                     def test_sympy__core__expr__AtomicExpr():\n    assert isinstance(x, AtomicExpr)\n";
         let definer = "class AtomicExpr(Atom):\n    is_number = False\n";
-        let corpus: BTreeMap<String, Arc<Doc>> = [
+        let corpus = corpus_of(&[
             ("matrices/expr.py", high),
             ("core/tests/test_args.py", user),
             ("core/symbol.py", user),
             ("core/expr.py", definer),
-        ]
-        .into_iter()
-        .map(|(p, t)| (p.to_string(), Arc::new(Doc::for_test(p, t))))
-        .collect();
+        ]);
         let doc = &corpus["matrices/expr.py"];
         let snippets = vec![Snippet {
             start_line: 1,
@@ -534,7 +539,7 @@ mod tests {
     #[test]
     fn a_library_files_names_are_not_defined_by_tests_or_docs() {
         let high = "class Flask:\n    def run(self):\n        self.extensions = {}\n        make_options(self)\n        return RuleSpec()\n";
-        let corpus: BTreeMap<String, Arc<Doc>> = [
+        let corpus = corpus_of(&[
             ("src/flask/app.py", high),
             ("docs/conf.py", "extensions = [\"sphinx.ext.autodoc\"]\n"),
             (
@@ -546,10 +551,7 @@ mod tests {
                 "def make_options(app):\n    return 2\n",
             ),
             ("tests/test_rules.py", "class RuleSpec:\n    pass\n"),
-        ]
-        .into_iter()
-        .map(|(p, t)| (p.to_string(), Arc::new(Doc::for_test(p, t))))
-        .collect();
+        ]);
         let snippets = vec![Snippet {
             start_line: 1,
             end_line: 5,
@@ -586,13 +588,8 @@ mod tests {
         let line = names.join(" ");
         let task = format!("{line}\n{line}\n{line}\n");
         let high = "def run():\n    return 1\n";
-        let mut corpus: BTreeMap<String, Arc<Doc>> = BTreeMap::new();
-        corpus.insert("src/a.py".into(), Arc::new(Doc::for_test("src/a.py", high)));
         let holder = format!("{line}\n");
-        corpus.insert(
-            "src/b.py".into(),
-            Arc::new(Doc::for_test("src/b.py", &holder)),
-        );
+        let corpus = corpus_of(&[("src/a.py", high), ("src/b.py", &holder)]);
         let snippets = vec![Snippet {
             start_line: 1,
             end_line: 2,

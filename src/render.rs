@@ -583,11 +583,11 @@ mod tests {
         assert_eq!(one_line("a\n#9 b\tc"), "a\\n#9 b\\tc");
     }
 
-    /// `retrieve`'s answer to the token expiry task on the authsvc fixture.
-    fn token_expiry() -> RetrieveOutput {
+    /// `retrieve`'s answer to `task` on the authsvc fixture.
+    fn authsvc_answer(task: &str) -> RetrieveOutput {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc");
         let request = crate::request::RetrieveRequest {
-            task: "fix the token expiry bug".into(),
+            task: task.into(),
             root: Some(root.into()),
             ..Default::default()
         };
@@ -595,6 +595,11 @@ mod tests {
         engine
             .retrieve(request, &crate::request::CallOptions::PLAIN)
             .unwrap()
+    }
+
+    /// `retrieve`'s answer to the token expiry task on the authsvc fixture.
+    fn token_expiry() -> RetrieveOutput {
+        authsvc_answer("fix the token expiry bug")
     }
 
     #[test]
@@ -616,16 +621,7 @@ mod tests {
     /// Markdown; an answer with files does not.
     #[test]
     fn an_empty_answer_says_nothing_matched_and_what_to_try() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/authsvc");
-        let request = crate::request::RetrieveRequest {
-            task: "zyxwvut qwertyuiop".into(),
-            root: Some(root.into()),
-            ..Default::default()
-        };
-        let engine = crate::engine::Engine::new(Default::default());
-        let out = engine
-            .retrieve(request, &crate::request::CallOptions::PLAIN)
-            .unwrap();
+        let out = authsvc_answer("zyxwvut qwertyuiop");
         assert!(out.files.is_empty());
         let text = render_text(&out);
         assert!(text.contains("\nnothing matched: none of the "), "{text}");
