@@ -184,7 +184,7 @@ pub(crate) const SNIPPET_MARK: &str = "| ";
 /// the closing `N snippets left out` line, and the mark `|` itself. A
 /// snippet line that does is written after [`SNIPPET_MARK`].
 pub(crate) fn reads_as_answer_line(line: &str) -> bool {
-    const OPENINGS: [&str; 11] = [
+    const OPENINGS: [&str; 12] = [
         "|",
         "--- ",
         "- [",
@@ -196,6 +196,7 @@ pub(crate) fn reads_as_answer_line(line: &str) -> bool {
         "skipped:",
         "not searched:",
         "include globs",
+        "query cut to",
     ];
     let b = line.as_bytes();
     OPENINGS.iter().any(|o| line.starts_with(o))
@@ -337,6 +338,22 @@ fn unsearched_lines_as(
             shown.push(format!("{more} more"));
         }
         s.push_str(&format!("not searched: {}\n", shown.join(", ")));
+    }
+    if let Some(cut) = &stats.terms_cut {
+        let words: Vec<String> = cut.dropped.iter().map(|w| path(w)).collect();
+        let more = cut.total - cut.kept - cut.dropped.len().min(cut.total - cut.kept);
+        s.push_str(&format!(
+            "query cut to {} of the task's {} terms (the rest still name paths and modules): \
+             not searched for {}{}; put the words that matter first in the task, or in keywords\n",
+            cut.kept,
+            cut.total,
+            words.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
     }
     s
 }
@@ -647,6 +664,11 @@ mod tests {
             path: "bad".into(),
             reason: "unreadable".into(),
         }];
+        out.stats.terms_cut = Some(crate::types::TermsCut {
+            kept: 1024,
+            total: 1030,
+            dropped: vec!["w1".into()],
+        });
         out.dropped = vec!["a.py:1-2".into()];
         out.gaps = vec![crate::types::Gap {
             kind: crate::types::GapKind::UndefinedSymbol,
@@ -685,6 +707,33 @@ mod tests {
         ] {
             assert_eq!(reads_as_answer_line(code), code == "|x|", "{code:?}");
         }
+    }
+
+    /// A query cut to its 1,024 terms names the words it left out and
+    /// how to have them searched (probe P9: it said nothing).
+    #[test]
+    fn a_cut_query_says_which_words_were_not_searched() {
+        let mut out = token_expiry();
+        assert!(!render_text(&out).contains("query cut"));
+        out.stats.terms_cut = Some(crate::types::TermsCut {
+            kept: 1024,
+            total: 1100,
+            dropped: vec!["session".into(), "__init__".into()],
+        });
+        let text = render_text(&out);
+        assert!(
+            text.contains(
+                "query cut to 1024 of the task's 1100 terms (the rest still name paths and \
+                 modules): not searched for session, __init__ and 74 more; put the words that \
+                 matter first in the task, or in keywords\n"
+            ),
+            "{text}"
+        );
+        let md = render_markdown(&out, "t");
+        assert!(
+            md.contains("not searched for `session`, `__init__` and 74 more"),
+            "{md}"
+        );
     }
 
     #[test]

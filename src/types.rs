@@ -253,8 +253,27 @@ pub struct Stats {
     /// root. Absent when every include glob matched a file.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unmatched_patterns: Vec<String>,
+    /// Set when the task held more distinct terms than a query searches for
+    /// (1,024): the rest still name paths and modules, not words to count.
+    /// Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terms_cut: Option<TermsCut>,
     /// Wall time of the call in milliseconds.
     pub elapsed_ms: u64,
+}
+
+/// How a task's terms were cut to the 1,024 a query searches for (see
+/// `Stats::terms_cut`): its first 64 terms by mention, then the heaviest
+/// (title and keyword words, repeated ones), code-like and longer first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TermsCut {
+    /// Distinct terms searched for.
+    pub kept: usize,
+    /// Distinct terms of the task and keywords (identifiers whole and their parts).
+    pub total: usize,
+    /// The first 20 terms left out, by order of mention: put the words that
+    /// matter first in the task, or in `keywords`.
+    pub dropped: Vec<String>,
 }
 
 /// A file or directory the walk found and the call did not search (see `Stats::skipped_files`).

@@ -28,7 +28,21 @@ use std::collections::{HashMap, HashSet};
 /// per-file scoring work and the term-count matrix (files x terms x 4 bytes:
 /// 320 MB at the cap on the Linux kernel's 78k files); without it a task of
 /// 8,000 random words took 10 s against a 1 s deadline (probe D5).
+///
+/// The first [`FIRST_MENTIONED_KEPT`] terms of the task, by order of first
+/// mention, are always among those kept, and a cut query says so
+/// ([`TaskQuery::cut`], the answer's `stats.terms_cut`).
 pub const MAX_QUERY_TERMS: usize = 1024;
+
+/// Terms a cut query keeps for being the task's first words, whatever
+/// their weight: where a task states itself. A one-line task of 2,000
+/// three-part identifiers after its three prose words ("session cookie
+/// samesite …") lost all three to the code-like, longer identifiers, and
+/// found no file (probe of 2026-12-07, P9).
+pub const FIRST_MENTIONED_KEPT: usize = 64;
+
+/// Terms of a cut query's task named in [`TermsCut::dropped`].
+const DROPPED_SHOWN: usize = 20;
 
 /// One weighted query term (lowercased).
 #[derive(Debug, Clone, PartialEq)]
@@ -95,6 +109,8 @@ pub struct TaskQuery {
     /// printer for Integral implemented?", [`is_question`]) rather than a
     /// change to make: snippets then show the definitions its words name.
     pub question: bool,
+    /// Set when the task had more distinct terms than [`MAX_QUERY_TERMS`].
+    pub cut: Option<crate::types::TermsCut>,
     /// Term hash → weight, for fast lookups while scanning text.
     weights: rustc_hash::FxHashMap<u64, f64>,
 }
@@ -205,7 +221,7 @@ impl TaskQuery {
         }
         c.counts.retain(|t, _| t.len() <= MAX_TERM_BYTES);
         let action = change_verb(title).filter(|v| c.counts.get(v).is_some_and(|e| !e.1));
-        let mut terms = most_informative(c.counts, &alternative);
+        let (mut terms, cut) = most_informative(c.counts, &alternative);
         for t in &mut terms {
             t.action = action.as_deref() == Some(t.text.as_str());
         }
@@ -225,6 +241,7 @@ impl TaskQuery {
             text: task_text(task),
             question: is_question(task),
             weights: terms.iter().map(|t| (t.hash, t.weight)).collect(),
+            cut,
             terms,
             identifiers: idents,
             paths,
@@ -625,8 +642,11 @@ fn is_filler(lower: &str) -> bool {
 /// The query's terms from (occurrence weight, code-like, order of first
 /// mention) per term: at most [`MAX_QUERY_TERMS`], the most informative
 /// (see there), heaviest first; the terms in `alternative` are marked so
-/// (and as compounds where it says true).
-fn most_informative(counts: Counts, alternative: &HashMap<String, bool>) -> Vec<Term> {
+/// (and as compounds where it says true). With what was cut, if any.
+fn most_informative(
+    counts: Counts,
+    alternative: &HashMap<String, bool>,
+) -> (Vec<Term>, Option<crate::types::TermsCut>) {
     let mut terms: Vec<(Term, usize)> = counts
         .into_iter()
         .map(|(text, (n, is_code, first))| {
@@ -644,10 +664,15 @@ fn most_informative(counts: Counts, alternative: &HashMap<String, bool>) -> Vec<
             (term, first)
         })
         .collect();
+    let mut cut = None;
     if terms.len() > MAX_QUERY_TERMS {
-        // The most informative (see MAX_QUERY_TERMS); an O(n) selection.
-        // An alternative term (a stem, a compound) never takes the place
-        // of a word the task holds, even one only listed.
+        let total = terms.iter().filter(|(t, _)| !t.alternative).count();
+        // The task's first words, then the most informative (see
+        // MAX_QUERY_TERMS); O(n) selections. An alternative term (a stem, a
+        // compound) never takes the place of a word the task holds, even
+        // one only listed.
+        let by_mention = |(t, first): &(Term, usize)| (t.alternative, *first);
+        terms.select_nth_unstable_by_key(FIRST_MENTIONED_KEPT - 1, by_mention);
         let key = |(t, first): &(Term, usize)| {
             (
                 t.alternative,
@@ -657,12 +682,25 @@ fn most_informative(counts: Counts, alternative: &HashMap<String, bool>) -> Vec<
                 *first,
             )
         };
-        terms.select_nth_unstable_by_key(MAX_QUERY_TERMS - 1, key);
-        terms.truncate(MAX_QUERY_TERMS);
+        let rest = &mut terms[FIRST_MENTIONED_KEPT..];
+        rest.select_nth_unstable_by_key(MAX_QUERY_TERMS - FIRST_MENTIONED_KEPT - 1, key);
+        let mut dropped: Vec<(Term, usize)> = terms.split_off(MAX_QUERY_TERMS);
+        dropped.retain(|(t, _)| !t.alternative);
+        dropped.sort_unstable_by_key(|&(_, first)| first);
+        let kept = terms.iter().filter(|(t, _)| !t.alternative).count();
+        cut = Some(crate::types::TermsCut {
+            kept,
+            total,
+            dropped: dropped
+                .into_iter()
+                .take(DROPPED_SHOWN)
+                .map(|(t, _)| t.text)
+                .collect(),
+        });
     }
     let mut terms: Vec<Term> = terms.into_iter().map(|(t, _)| t).collect();
     terms.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.text.cmp(&b.text)));
-    terms
+    (terms, cut)
 }
 
 /// An identifier of most languages: ASCII letters, digits and `_`, not
@@ -1107,6 +1145,40 @@ mod tests {
             token.weight > expires.weight,
             "repeated and title terms weigh more"
         );
+    }
+
+    #[test]
+    fn a_cut_query_keeps_the_tasks_first_words_and_says_what_it_left_out() {
+        // Probe P9: one line, three prose words, then 2,000 three-part
+        // identifiers (8,003 terms), all of the same weight: the longer,
+        // code-like identifiers took every place and the prose was lost.
+        let mut task = String::from("session cookie samesite");
+        let mut x: u64 = 7;
+        for i in 0..2000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            task.push_str(&format!(" q{:x}_r{i}_s{:x}", x >> 44, x >> 20 & 0xfffff));
+        }
+        let q = TaskQuery::new(&task, &[]);
+        assert_eq!(q.terms.len(), MAX_QUERY_TERMS);
+        let has = |t: &str| q.terms.iter().any(|x| x.text == t);
+        for t in ["session", "cookie", "samesite"] {
+            assert!(has(t), "{t} kept");
+        }
+        let cut = q.cut.expect("the query was cut");
+        // Each identifier whole and its parts; some parts repeat.
+        assert_eq!(cut.kept, MAX_QUERY_TERMS);
+        assert!(cut.total > 7_000, "{}", cut.total);
+        assert_eq!(cut.dropped.len(), DROPPED_SHOWN);
+        // Named in order of mention, and none of them searched for.
+        for w in &cut.dropped {
+            assert!(!has(w), "{w} is both kept and dropped");
+        }
+        let pos = |w: &str| task.to_ascii_lowercase().find(w).unwrap();
+        assert!(cut.dropped.windows(2).all(|p| pos(&p[0]) <= pos(&p[1])));
+        // A task under the cap is not cut.
+        assert!(TaskQuery::new("session cookie samesite", &[]).cut.is_none());
     }
 
     #[test]

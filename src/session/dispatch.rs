@@ -36,6 +36,7 @@ impl Session {
         let t_load = t0.elapsed();
         let (docs, mut stats) = self.sort_out(&loaded, &filter, walk_stopped);
         self.check_includes(&loaded, &filter, walk_stopped, &mut stats)?;
+        stats.terms_cut = self.task_query.cut.clone();
         self.check_excludes(&loaded, &filter, walk_stopped, &stats)?;
         let cands: Vec<Candidate> = docs
             .iter()
