@@ -89,6 +89,16 @@ fn links_source_map(text: &str) -> bool {
     last.starts_with("//# sourceMappingURL=") || last.starts_with("/*# sourceMappingURL=")
 }
 
+/// `rel` without its file name's extension (`src/auth.py` → `src/auth`,
+/// `foo.test.ts` → `foo.test`; `.gitignore` and `Makefile` are kept).
+pub(crate) fn without_extension(rel: &str) -> &str {
+    let name_at = rel.rfind('/').map_or(0, |i| i + 1);
+    match rel[name_at..].rfind('.') {
+        Some(dot) if dot > 0 => &rel[..name_at + dot],
+        _ => rel,
+    }
+}
+
 impl Doc {
     /// Indexes `text`: its length, with the term counts already `known`.
     /// The text is kept unless `source` is given.
@@ -107,7 +117,7 @@ impl Doc {
         memo.sort_unstable_by_key(|&(h, _)| h);
         memo.dedup_by_key(|&mut (h, _)| h);
         let mut path_terms = Vec::new();
-        for_each_name_term_hash(rel, |h| path_terms.push(h));
+        for_each_name_term_hash(without_extension(rel), |h| path_terms.push(h));
         path_terms.sort_unstable();
         path_terms.dedup();
         let file = rel.rsplit('/').next().unwrap_or(rel);

@@ -38,6 +38,8 @@ mod holders;
 mod read;
 
 pub use counts::term_counts;
+#[cfg(test)]
+pub(crate) use doc::without_extension;
 pub use doc::Doc;
 pub use holders::holders_many;
 

@@ -236,6 +236,7 @@ fn doc_freqs(tf: &[Vec<u32>], terms: usize) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::without_extension as without_ext;
 
     /// Files of `files` ranked for `task`, best first.
     fn ranked(files: &[(&str, &str)], task: &str) -> Vec<String> {
@@ -270,6 +271,41 @@ mod tests {
         // A snake_case module name keeps the full bonus for any of its words.
         let q = TaskQuery::new("ignore/types: add Hurl", &[]);
         assert_eq!(stem_coverage("crates/ignore/src/default_types.rs", &q), 1.0);
+    }
+
+    #[test]
+    fn a_file_names_extension_is_no_word_of_its_path() {
+        // Probe P11: a task naming `keys.py` gave every Python file "path
+        // matches py", with the IDF of the rare body word "py", so in a
+        // mixed tree each Python file outranked the same code in another
+        // language. The extension is what the file is, not what it is about.
+        let body = "def load_keys(store): return store.keys\n";
+        let files = [
+            ("src/session.py", body),
+            ("src/session.rb", body),
+            ("docs/setup.md", "Run `python keys.py` to load the keys.\n"),
+        ];
+        let s = super::super::test_score(&files, "session keys.py store");
+        let of = |i: usize| s.iter().find(|s| s.idx == i).map_or(0.0, |s| s.raw);
+        assert!((of(0) - of(1)).abs() < 1e-9, "{} {}", of(0), of(1));
+        let path_match = |i: usize| {
+            s.iter()
+                .find(|s| s.idx == i)
+                .unwrap()
+                .evidence
+                .iter()
+                .find_map(|e| match e {
+                    Evidence::PathMatch(t) => Some(t.clone()),
+                    _ => None,
+                })
+                .unwrap_or_default()
+        };
+        // The stem still matches; the extension does not.
+        assert_eq!(path_match(0), ["session"]);
+        assert_eq!(without_ext("src/a.test.ts"), "src/a.test");
+        assert_eq!(without_ext(".github/.gitignore"), ".github/.gitignore");
+        assert_eq!(without_ext("Makefile"), "Makefile");
+        assert_eq!(without_ext("v1.2/README"), "v1.2/README");
     }
 
     #[test]
