@@ -488,6 +488,10 @@ fn hyphenated(text: &str) -> Vec<String> {
 /// listed word, below one mention (1), so the task's exact words weigh more.
 const ALTERNATE: f64 = 0.5;
 
+/// Letters of the longest all-capitals word [`alternates`] reads as an
+/// acronym (`SYN`, `HTTP`, `JSON`, `ASCII`): longer ones are shouted prose.
+const MAX_ACRONYM: usize = 5;
+
 /// At most this many two-word compounds a query adds.
 const MAX_COMPOUNDS: usize = 64;
 
@@ -497,7 +501,8 @@ const MAX_COMPOUNDS: usize = 64;
 const MAX_ALTERNATES: usize = 128;
 
 /// Weaker alternative terms for the prose words of `text` (plain words of
-/// letters, outside code, listings and fillers), as (term, is a compound),
+/// letters, outside code, listings and fillers; an acronym of at most
+/// [`MAX_ACRONYM`] capitals joins compounds only), as (term, is a compound),
 /// of the kinds `kinds` asks for: a light suffix rule (`mocked`, `mocking`,
 /// `mocks` → `mock`; `mapped` → `map`; `parsed` → `parse`; `libraries` →
 /// `library`; not of stopwords) and two adjacent words joined ("man page" →
@@ -517,11 +522,17 @@ fn alternates(text: &str, kinds: Alternates) -> Vec<(String, bool)> {
     }
     let spans = code::code_spans(text);
     let listings = code::listing_spans(text);
+    // An acronym ("SYN", "HTTP", "JSON") joins a compound as a word would
+    // ("SYN cookies" is `syncookies.c`, "JSON encoder" `JsonEncoder.java`),
+    // but gives no stem.
+    let acronym = |id: &str| {
+        (2..=MAX_ACRONYM).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_uppercase())
+    };
     let prose = |pos: usize, id: &str| {
         let b = id.as_bytes();
         b.len() >= 2
             && b[0].is_ascii_alphabetic()
-            && b[1..].iter().all(u8::is_ascii_lowercase)
+            && (b[1..].iter().all(u8::is_ascii_lowercase) || acronym(id))
             && !code::within(&spans, pos)
             && !code::within(&listings, pos)
             && !code::is_called_or_member(text, pos, id.len())
@@ -546,7 +557,7 @@ fn alternates(text: &str, kinds: Alternates) -> Vec<(String, bool)> {
         }
         let lower = id.to_ascii_lowercase();
         let stop = is_stopword(&lower);
-        if kinds.stems && !stop {
+        if kinds.stems && !stop && !acronym(id) {
             for stem in light_stems(&lower) {
                 push(stem, false, &mut out);
             }
@@ -1041,6 +1052,27 @@ mod tests {
         stems: true,
         compounds: true,
     };
+
+    #[test]
+    fn an_acronym_joins_a_compound_but_gives_no_stem() {
+        // Probe P2: "SYN cookies" is the kernel's `syncookies.c`; "JSON
+        // encoder" a `JsonEncoder` class. Compounds were built from
+        // lowercase words only.
+        let task = "where are TCP SYN cookies validated\nJSON encoder drops NaN; HTTPS checks; READONLY mode";
+        let all = Alternates {
+            stems: true,
+            compounds: true,
+        };
+        let q = TaskQuery::with_alternates(task, &[], &[], all, &|| false);
+        let has = |t: &str| q.terms.iter().any(|x| x.text == t && x.alternative);
+        for c in ["syncookies", "tcpsyn", "jsonencoder"] {
+            assert!(has(c), "{c}: {:?}", q.terms);
+        }
+        // No stem of an acronym ("HTTPS" is not "http"s), and a long
+        // all-capitals word is not an acronym.
+        assert!(!has("http"), "{:?}", q.terms);
+        assert!(!has("readonlymode"), "{:?}", q.terms);
+    }
 
     #[test]
     fn two_adjacent_prose_words_make_a_compound_even_with_one_stopword() {
