@@ -341,7 +341,7 @@ fn unsearched_lines_as(
     }
     if let Some(cut) = &stats.terms_cut {
         let words: Vec<String> = cut.dropped.iter().map(|w| path(w)).collect();
-        let more = cut.total - cut.kept - cut.dropped.len().min(cut.total - cut.kept);
+        let more = (cut.total.saturating_sub(cut.kept)).saturating_sub(cut.dropped.len());
         s.push_str(&format!(
             "query cut to {} of the task's {} terms (the rest still name paths and modules): \
              not searched for {}{}; put the words that matter first in the task, or in keywords\n",

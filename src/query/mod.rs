@@ -699,7 +699,9 @@ fn most_informative(
         dropped.retain(|(t, _)| !t.alternative);
         dropped.sort_unstable_by_key(|&(_, first)| first);
         let kept = terms.iter().filter(|(t, _)| !t.alternative).count();
-        cut = Some(crate::types::TermsCut {
+        // Only stems or compounds left out: every word of the task is
+        // searched for, nothing to report.
+        cut = (!dropped.is_empty()).then(|| crate::types::TermsCut {
             kept,
             total,
             dropped: dropped
@@ -1179,17 +1181,25 @@ mod tests {
         );
     }
 
+    /// Knuth's MMIX linear congruential generator from `seed`: words for
+    /// long tasks, the same on every run.
+    fn lcg(seed: u64) -> impl Iterator<Item = u64> {
+        std::iter::successors(Some(seed), |x| {
+            Some(
+                x.wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407),
+            )
+        })
+        .skip(1)
+    }
+
     #[test]
     fn a_cut_query_keeps_the_tasks_first_words_and_says_what_it_left_out() {
         // Probe P9: one line, three prose words, then 2,000 three-part
         // identifiers (8,003 terms), all of the same weight: the longer,
         // code-like identifiers took every place and the prose was lost.
         let mut task = String::from("session cookie samesite");
-        let mut x: u64 = 7;
-        for i in 0..2000 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+        for (i, x) in lcg(7).take(2000).enumerate() {
             task.push_str(&format!(" q{:x}_r{i}_s{:x}", x >> 44, x >> 20 & 0xfffff));
         }
         let q = TaskQuery::new(&task, &[]);
@@ -1211,17 +1221,28 @@ mod tests {
         assert!(cut.dropped.windows(2).all(|p| pos(&p[0]) <= pos(&p[1])));
         // A task under the cap is not cut.
         assert!(TaskQuery::new("session cookie samesite", &[]).cut.is_none());
+        // Nor one over it by its compounds alone: 1,000 distinct words in
+        // pairs give compounds past the cap, all of the task's words stay.
+        let letters = |x: u64| -> String {
+            (0..7)
+                .map(|i| (b'a' + (x >> (20 + 5 * i) & 0xf) as u8) as char)
+                .collect()
+        };
+        let words: String = lcg(3).take(1000).map(|x| letters(x) + " ").collect();
+        let compounds = Alternates {
+            stems: false,
+            compounds: true,
+        };
+        let q = TaskQuery::with_alternates(&words, &[], &[], compounds, &|| false);
+        assert!(q.terms.len() == MAX_QUERY_TERMS && q.terms.iter().any(|t| t.compound));
+        assert!(q.cut.is_none(), "{:?}", q.cut);
     }
 
     #[test]
     fn a_task_of_thousands_of_words_keeps_the_most_informative_terms() {
         // 8,000 distinct words (a pasted log, probe D5) after a title.
         let mut task = String::from("ZorblaxHandler drops events\n");
-        let mut x: u64 = 1;
-        for _ in 0..8000 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+        for x in lcg(1).take(8000) {
             task.push_str(&format!("w{:x} ", x >> 40));
         }
         task.push_str("\nplain_word_mentioned_last");
