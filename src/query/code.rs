@@ -182,6 +182,33 @@ pub fn listing_spans(text: &str) -> Vec<(usize, usize)> {
     spans
 }
 
+/// Directories a package manager installs dependencies under: a path
+/// through one is outside the project, whatever follows it.
+const INSTALL_DIRS: [&str; 3] = ["site-packages/", "dist-packages/", "node_modules/"];
+
+/// Byte spans (start, end), sorted, of the install-location prefixes of the
+/// paths in `text`: from a path's start to the end of its last
+/// `site-packages/`, `dist-packages/` or `node_modules/` segment
+/// (`/usr/lib/python3.11/site-packages/` of a traceback frame's
+/// `/usr/lib/python3.11/site-packages/flask/app.py`).
+/// Their words (`usr`, `lib`, `site`, `packages`) are where the reporter's
+/// machine keeps packages, not words of the task.
+pub fn install_prefix_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut at = 0;
+    for token in text.split_inclusive(|c: char| c.is_whitespace() || "\"'`(),".contains(c)) {
+        let end = INSTALL_DIRS
+            .iter()
+            .filter_map(|d| token.rfind(d).map(|i| i + d.len()))
+            .max();
+        if let Some(end) = end {
+            spans.push((at, at + end));
+        }
+        at += token.len();
+    }
+    spans
+}
+
 fn is_listing_line(line: &str) -> bool {
     let words: Vec<&str> = line.split_whitespace().collect();
     let version = |w: &str| {

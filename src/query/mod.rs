@@ -359,7 +359,11 @@ impl TermCounter {
         let spans = code::code_spans(text);
         let listings = code::listing_spans(text);
         let templates = code::template_spans(text, &spans);
+        let installed = code::install_prefix_spans(text);
         for (pos, id) in identifiers(text) {
+            if code::within(&installed, pos) {
+                continue;
+            }
             self.read += 1;
             if self.stopped || (self.read.is_multiple_of(1024) && stop()) {
                 self.stopped = true;
@@ -1054,6 +1058,30 @@ mod tests {
         stems: true,
         compounds: true,
     };
+
+    #[test]
+    fn the_words_of_an_install_location_are_not_task_terms() {
+        // Probe P11: a traceback's venv path made `site`, `packages`, `lib`
+        // task words, and flask's scaffold.py "matched lib, site,
+        // packages" above app.py.
+        let task = "Crash on startup\n  File \"/home/me/.venv/lib/python3.11/site-packages/flask/app.py\", line 9, in run\n    raise KeyError(name)\n  File \"web/node_modules/vue/dist/vue.js\", line 3";
+        let q = TaskQuery::new(task, &[]);
+        let has = |t: &str| q.terms.iter().any(|x| x.text == t);
+        for gone in [
+            "home", "venv", "lib", "python3", "site", "packages", "node", "modules",
+        ] {
+            assert!(!has(gone), "{gone}: {:?}", q.terms);
+        }
+        // What follows the install directory is the package's own path.
+        for kept in [
+            "flask", "app", "vue", "dist", "crash", "startup", "keyerror",
+        ] {
+            assert!(has(kept), "{kept}: {:?}", q.terms);
+        }
+        // Prose naming the words is untouched.
+        let q = TaskQuery::new("site packages are listed in lib", &[]);
+        assert!(q.terms.iter().any(|t| t.text == "packages"));
+    }
 
     #[test]
     fn an_acronym_joins_a_compound_but_gives_no_stem() {
