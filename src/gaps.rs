@@ -444,6 +444,25 @@ fn config_gaps(
 mod tests {
     use super::*;
 
+    /// One snippet showing all of `text`.
+    fn whole(text: &str) -> Vec<Snippet> {
+        vec![Snippet {
+            start_line: 1,
+            end_line: text.lines().count(),
+            text: text.to_string(),
+        }]
+    }
+
+    /// A high file in context, shown by `snippets`.
+    fn high_file<'a>(path: &'a str, doc: &'a Arc<Doc>, snippets: &'a [Snippet]) -> InContext<'a> {
+        InContext {
+            path,
+            doc,
+            snippets,
+            is_high: true,
+        }
+    }
+
     /// A corpus of `(path, text)` files.
     fn corpus_of(files: &[(&str, &str)]) -> BTreeMap<String, Arc<Doc>> {
         files
@@ -463,18 +482,8 @@ mod tests {
         }
         text.push_str("class Thing(BaseKlass):\n    pass\n");
         let doc = Arc::new(Doc::for_test("a.py", &text));
-        let lines = text.lines().count();
-        let snippets = vec![Snippet {
-            start_line: 1,
-            end_line: lines,
-            text: text.clone(),
-        }];
-        let c = InContext {
-            path: "a.py",
-            doc: &doc,
-            snippets: &snippets,
-            is_high: true,
-        };
+        let snippets = whole(&text);
+        let c = high_file("a.py", &doc, &snippets);
         let syms = doc.symbols_until(&|| false);
         let corpus = BTreeMap::new();
         let mut in_tree = Default::default();
@@ -506,17 +515,8 @@ mod tests {
             ("core/expr.py", definer),
         ]);
         let doc = &corpus["matrices/expr.py"];
-        let snippets = vec![Snippet {
-            start_line: 1,
-            end_line: 4,
-            text: high.to_string(),
-        }];
-        let context = [InContext {
-            path: "matrices/expr.py",
-            doc,
-            snippets: &snippets,
-            is_high: true,
-        }];
+        let snippets = whole(high);
+        let context = [high_file("matrices/expr.py", doc, &snippets)];
         let q = TaskQuery::new("matrix expressions", &[]);
         let gaps = find(&context, &corpus, &q, &|| false);
         let gap = gaps
@@ -552,18 +552,9 @@ mod tests {
             ),
             ("tests/test_rules.py", "class RuleSpec:\n    pass\n"),
         ]);
-        let snippets = vec![Snippet {
-            start_line: 1,
-            end_line: 5,
-            text: high.to_string(),
-        }];
+        let snippets = whole(high);
         let gaps_of = |path: &'static str| {
-            let context = [InContext {
-                path,
-                doc: &corpus[path],
-                snippets: &snippets,
-                is_high: true,
-            }];
+            let context = [high_file(path, &corpus[path], &snippets)];
             find(
                 &context,
                 &corpus,
@@ -590,17 +581,8 @@ mod tests {
         let high = "def run():\n    return 1\n";
         let holder = format!("{line}\n");
         let corpus = corpus_of(&[("src/a.py", high), ("src/b.py", &holder)]);
-        let snippets = vec![Snippet {
-            start_line: 1,
-            end_line: 2,
-            text: high.to_string(),
-        }];
-        let context = [InContext {
-            path: "src/a.py",
-            doc: &corpus["src/a.py"],
-            snippets: &snippets,
-            is_high: true,
-        }];
+        let snippets = whole(high);
+        let context = [high_file("src/a.py", &corpus["src/a.py"], &snippets)];
         let q = TaskQuery::new(&task, &[]);
         let uncovered = |stop: &(dyn Fn() -> bool + Sync)| {
             find(&context, &corpus, &q, stop)
