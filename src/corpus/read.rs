@@ -207,7 +207,24 @@ fn decode(bytes: Vec<u8>) -> Result<Vec<u8>, Skip> {
     if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
         return Err(Skip::Binary);
     }
-    Ok(bytes)
+    Ok(lone_cr_to_lf(bytes))
+}
+
+/// A file whose lines end in a lone CR (classic Mac OS, and some files
+/// written by old Mac tools) and never in LF reads as one line: every
+/// definition was "lines 1-1", a snippet was the whole file with `\r`
+/// escapes, and a file over 4 KiB counted as minified (probe P17). Such a
+/// file's CRs become LFs, byte for byte, so its line numbers are the ones
+/// an editor shows and byte offsets are unchanged. A file holding any LF
+/// keeps its CRs (CRLF, or a stray CR in a LF file, as grep and git count
+/// lines). The search for a LF stops at the first: one early line end.
+fn lone_cr_to_lf(mut bytes: Vec<u8>) -> Vec<u8> {
+    if memchr::memchr(b'\n', &bytes).is_none() && memchr::memchr(b'\r', &bytes).is_some() {
+        for b in bytes.iter_mut().filter(|b| **b == b'\r') {
+            *b = b'\n';
+        }
+    }
+    bytes
 }
 
 #[cfg(test)]
@@ -288,5 +305,35 @@ mod tests {
         marked.extend_from_slice(text.as_bytes());
         assert_eq!(String::from_utf8(decode(marked).unwrap()).unwrap(), text);
         assert_eq!(decode(text.as_bytes().to_vec()).unwrap(), text.as_bytes());
+    }
+
+    #[test]
+    fn a_file_with_lone_cr_line_ends_has_its_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        // Classic Mac line ends, in a file long enough to have counted as
+        // minified when it was one line.
+        let mut mac = String::from("def refresh_token_cronly():\r    return 1\r");
+        for i in 0..300 {
+            mac.push_str(&format!("def helper_{i}():\r    return {i}\r"));
+        }
+        assert!(mac.len() > 4096);
+        std::fs::write(p.join("cronly.py"), &mac).unwrap();
+        let crlf = "def token_expiry():\r\n    return '\r'\r\n";
+        std::fs::write(p.join("crlf.py"), crlf).unwrap();
+        let loaded = Corpus::default().load(walk(p), &[], &|| false);
+        let text = |name: &str| {
+            let l = loaded.iter().find(|l| l.entry.rel == name).unwrap();
+            l.doc.as_ref().unwrap().text().to_string()
+        };
+        let got = text("cronly.py");
+        assert_eq!(got.len(), mac.len(), "byte offsets are unchanged");
+        let lines: Vec<&str> = got.lines().collect();
+        assert_eq!(lines.len(), 602);
+        assert_eq!(lines[0], "def refresh_token_cronly():");
+        assert_eq!(lines[1], "    return 1");
+        assert_eq!(lines[2], "def helper_0():");
+        // CRLF and a stray CR in a file with LFs are left as they are.
+        assert_eq!(text("crlf.py"), crlf);
     }
 }
