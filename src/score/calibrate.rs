@@ -24,7 +24,9 @@ use crate::query::TaskQuery;
 ///   score and is named by the task, or defines a task identifier, or is
 ///   lexically close to the best file (>= 75% of its BM25) while covering
 ///   at least 75% of the query's IDF-weighted terms; and the first file of
-///   the order is high when it is at least medium;
+///   the order is high when it is at least medium; never a file whose only
+///   evidence is one occurrence of one task word (`lone`: a rare word's IDF
+///   made such a file cover most of the query);
 /// - medium (0.5-0.7): lexically related (>= 50% of the best BM25) or linked by
 ///   a graph edge to a top file;
 /// - low: the rest.
@@ -88,7 +90,7 @@ pub(super) fn calibrate(
     });
     // The first file is the best lead the evidence gives: high when it is
     // related at all (see the measurements above).
-    if let Some(first) = keyed.first_mut().filter(|k| k.tier_rel >= 0.5) {
+    if let Some(first) = keyed.first_mut().filter(|k| k.tier_rel >= 0.5 && !k.lone) {
         first.tier_rel = first.tier_rel.max(high_relevance(first.order));
     }
     assign_relevance(keyed, scored);
@@ -119,6 +121,8 @@ struct Keyed {
     order: f64,
     /// The relevance its tier gives, in [0, 1].
     tier_rel: f64,
+    /// One occurrence of one task word is all its evidence.
+    lone: bool,
     scored: Scored,
 }
 
@@ -145,6 +149,24 @@ fn key(
         / bests.total
         * s.prior;
     let named = s.named.is_some();
+    // At most one occurrence of one task word is all the file holds: no
+    // lead, however rare the word ("decide" in one comment of ripgrep's
+    // mmap.rs was first, high 0.96, for "where does ripgrep decide whether
+    // a file is binary": probe P3). Measured 2026-12-07 on the eight bench
+    // sets: 13 files left the high tier, one of them gold; no rank moved.
+    let occurrences: u32 = tf[s.idx]
+        .iter()
+        .zip(bests.mass)
+        .filter(|(_, m)| **m > 0.0)
+        .map(|(&n, _)| n)
+        .sum();
+    let lone = occurrences <= 1
+        && !named
+        && s.defines.is_empty()
+        && !s
+            .evidence
+            .iter()
+            .any(|e| matches!(e, super::Evidence::PathMatch(_)));
     let strong = if named || !s.defines.is_empty() {
         1.0
     } else {
@@ -157,6 +179,7 @@ fn key(
     // code, not the place of the fix.
     let source = !aside(s.idx);
     let direct = r >= w.high_share
+        && !lone
         && (named || (source && (!s.defines.is_empty() || (lexical && rl >= 0.75 && c >= 0.75))));
     let related = (lexical && rl >= 0.5) || s.neighbour;
     let (class, tier_rel) = if direct {
@@ -170,6 +193,7 @@ fn key(
         class: if w.tier_first > 0.0 { class } else { 0 },
         order,
         tier_rel,
+        lone,
         scored: s,
     }
 }
@@ -321,12 +345,43 @@ mod tests {
         // The best file holds one of the two terms and defines nothing: the
         // rules for high do not hold, but it is the best lead there is.
         let files = [(10.0, 10.0, false), (9.0, 6.0, false)];
-        let rel = calibrated_with(&files, &[vec![1, 0], vec![1, 0]], &Weights::default());
+        let rel = calibrated_with(&files, &[vec![2, 0], vec![1, 0]], &Weights::default());
         assert!(rel[0].1 >= 0.7, "{rel:?}");
         assert!((0.5..0.7).contains(&rel[1].1), "{rel:?}");
         // A best file with no lexical evidence and no edge is not promoted.
         let rel = calibrated(&[(1.0, 0.0, false)], &Weights::default());
         assert!(rel[0].1 < 0.5, "{rel:?}");
+    }
+
+    #[test]
+    fn one_word_of_the_task_once_is_no_high_file() {
+        // "where does ripgrep decide whether a file is binary": mmap.rs
+        // held "decide" once, in a comment, and nothing else of the task,
+        // and was first, high 0.96. First it stays; high it is not, by the
+        // share of the query's terms it covers nor as the best lead.
+        let w = Weights::default();
+        let idf = [4.0, 1.0];
+        let q = TaskQuery::new("alpha beta", &[]);
+        let one = |tf0: Vec<u32>| {
+            let mut scored: Vec<Scored> = (0..2)
+                .map(|i| Scored {
+                    raw: 10.0 - i as f64,
+                    lexical: 10.0 - i as f64,
+                    ..Scored::new(i)
+                })
+                .collect();
+            calibrate(&mut scored, &q, &idf, &[tf0, vec![0, 3]], &w, &|_| false);
+            scored
+                .iter()
+                .map(|s| (s.idx, s.relevance))
+                .collect::<Vec<_>>()
+        };
+        let rel = one(vec![1, 0]);
+        assert_eq!(rel[0].0, 0, "{rel:?}");
+        assert!((0.5..0.7).contains(&rel[0].1), "{rel:?}");
+        // Twice, or with a second word, it is the best lead and high.
+        assert!(one(vec![2, 0])[0].1 >= 0.7);
+        assert!(one(vec![1, 1])[0].1 >= 0.7);
     }
 
     #[test]
