@@ -89,7 +89,8 @@ pub(super) fn calibrate(
             .then(a.scored.idx.cmp(&b.scored.idx))
     });
     // The first file is the best lead the evidence gives: high when it is
-    // related at all (see the measurements above).
+    // related at all (see the measurements above), unless one occurrence
+    // of one task word is all it holds.
     if let Some(first) = keyed.first_mut().filter(|k| k.tier_rel >= 0.5 && !k.lone) {
         first.tier_rel = first.tier_rel.max(high_relevance(first.order));
     }
@@ -121,7 +122,8 @@ struct Keyed {
     order: f64,
     /// The relevance its tier gives, in [0, 1].
     tier_rel: f64,
-    /// One occurrence of one task word is all its evidence.
+    /// At most one occurrence of a task word is all its evidence (see
+    /// `key`): never high.
     lone: bool,
     scored: Scored,
 }
