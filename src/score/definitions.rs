@@ -279,13 +279,7 @@ mod tests {
                 "enum BinaryDetection { Quit, Convert }\nfn binary_detection(nul: u8) {}\n",
             ),
         ];
-        let of = |task: &str| {
-            defines_in(&files, task)
-                .into_iter()
-                .find(|(p, _)| p == "src/sink.rs")
-                .map(|(_, d)| d)
-                .unwrap_or_default()
-        };
+        let of = |task: &str| defines_of_file(&files, "src/sink.rs", task);
         assert!(of("how does it convert NUL bytes in a binary file?").is_empty());
         // A change request's prose word still names the one method.
         assert_eq!(of("Return the matched bytes without a copy"), ["bytes"]);
@@ -306,19 +300,23 @@ mod tests {
                 "def dispatch_request(self):\n    return self.handle(request)\n",
             ),
         ];
-        let of = |task: &str| {
-            defines_in(&files, task)
-                .into_iter()
-                .find(|(p, _)| p == "src/flask/globals.py")
-                .map(|(_, d)| d)
-                .unwrap_or_default()
-        };
+        let of = |task: &str| defines_of_file(&files, "src/flask/globals.py", task);
         assert!(of("Which blueprint handles a request after a redirect").is_empty());
         // Written as code, the constant is a definition match.
         assert_eq!(
             of("`request` is unbound in a background thread"),
             ["request"]
         );
+    }
+
+    /// The definition matches of the file at `path` for `task` over `files`
+    /// (none when it is not scored).
+    fn defines_of_file(files: &[(&str, &str)], path: &str, task: &str) -> Vec<String> {
+        defines_in(files, task)
+            .into_iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, d)| d)
+            .unwrap_or_default()
     }
 
     /// Each file's definition matches for `task` over `files`.
