@@ -25,7 +25,7 @@ use crate::query::TaskQuery;
 ///   lexically close to the best file (>= 75% of its BM25) while covering
 ///   at least 75% of the query's IDF-weighted terms; and the first file of
 ///   the order is high when it is at least medium; never a file whose only
-///   evidence is one occurrence of one task word (`lone`: a rare word's IDF
+///   evidence is one occurrence of one task word (`one_word`, no path match: a rare word's IDF
 ///   made such a file cover most of the query);
 /// - medium (0.5-0.7): lexically related (>= 50% of the best BM25) or linked by
 ///   a graph edge to a top file;
@@ -58,6 +58,7 @@ pub(super) fn calibrate(
     tf: &[Vec<u32>],
     w: &Weights,
     aside: &dyn Fn(usize) -> bool,
+    path_match: &dyn Fn(usize) -> bool,
 ) {
     let best = scored.iter().map(|s| s.raw).fold(0.0, f64::max);
     let best_lex = scored.iter().map(|s| s.lexical).fold(0.0, f64::max);
@@ -80,7 +81,7 @@ pub(super) fn calibrate(
     };
     let mut keyed: Vec<Keyed> = scored
         .drain(..)
-        .map(|s| key(s, &bests, tf, w, aside))
+        .map(|s| key(s, &bests, tf, w, aside, path_match))
         .collect();
     keyed.sort_by(|a, b| {
         b.class
@@ -90,8 +91,9 @@ pub(super) fn calibrate(
     });
     // The first file is the best lead the evidence gives: high when it is
     // related at all (see the measurements above), unless one occurrence
-    // of one task word is all it holds.
-    if let Some(first) = keyed.first_mut().filter(|k| k.tier_rel >= 0.5 && !k.lone) {
+    // of one task word is all it holds (`key`).
+    let lone = |k: &Keyed| k.one_word && !path_match(k.scored.idx);
+    if let Some(first) = keyed.first_mut().filter(|k| k.tier_rel >= 0.5 && !lone(k)) {
         first.tier_rel = first.tier_rel.max(high_relevance(first.order));
     }
     assign_relevance(keyed, scored);
@@ -122,9 +124,9 @@ struct Keyed {
     order: f64,
     /// The relevance its tier gives, in [0, 1].
     tier_rel: f64,
-    /// At most one occurrence of a task word is all its evidence (see
-    /// `key`): never high.
-    lone: bool,
+    /// At most one occurrence of a task word, not named by the task and
+    /// defining nothing (see `key`): never high unless its path matches.
+    one_word: bool,
     scored: Scored,
 }
 
@@ -135,6 +137,7 @@ fn key(
     tf: &[Vec<u32>],
     w: &Weights,
     aside: &dyn Fn(usize) -> bool,
+    path_match: &dyn Fn(usize) -> bool,
 ) -> Keyed {
     let r = (s.raw / bests.raw).clamp(0.0, 1.0);
     let rl = if bests.lexical > 0.0 {
@@ -162,13 +165,9 @@ fn key(
         .filter(|(_, m)| **m > 0.0)
         .map(|(&n, _)| n)
         .sum();
-    let lone = occurrences <= 1
-        && !named
-        && s.defines.is_empty()
-        && !s
-            .evidence
-            .iter()
-            .any(|e| matches!(e, super::Evidence::PathMatch(_)));
+    // The path is asked last, for the few files that could be high: the
+    // reasons (`Evidence::PathMatch`) are written after this stage.
+    let one_word = occurrences <= 1 && !named && s.defines.is_empty();
     let strong = if named || !s.defines.is_empty() {
         1.0
     } else {
@@ -181,8 +180,8 @@ fn key(
     // code, not the place of the fix.
     let source = !aside(s.idx);
     let direct = r >= w.high_share
-        && !lone
-        && (named || (source && (!s.defines.is_empty() || (lexical && rl >= 0.75 && c >= 0.75))));
+        && (named || (source && (!s.defines.is_empty() || (lexical && rl >= 0.75 && c >= 0.75))))
+        && (!one_word || path_match(s.idx));
     let related = (lexical && rl >= 0.5) || s.neighbour;
     let (class, tier_rel) = if direct {
         (2, high_relevance(order))
@@ -195,7 +194,7 @@ fn key(
         class: if w.tier_first > 0.0 { class } else { 0 },
         order,
         tier_rel,
-        lone,
+        one_word,
         scored: s,
     }
 }
@@ -266,6 +265,7 @@ impl Rerank for Calibrate {
             &ctx.stats.tf,
             ctx.weights,
             &aside,
+            &|idx| super::bm25::lexical(ctx, idx, None).1 > 0.0,
         );
         let floors = &ctx.focus.floors;
         for s in scored.iter_mut() {
@@ -331,7 +331,7 @@ mod tests {
                 ..Scored::new(i)
             })
             .collect();
-        calibrate(&mut scored, &q, &idf, tf, w, &|_| false);
+        calibrate(&mut scored, &q, &idf, tf, w, &|_| false, &|_| false);
         scored.iter().map(|s| (s.idx, s.relevance)).collect()
     }
 
@@ -364,7 +364,7 @@ mod tests {
         let w = Weights::default();
         let idf = [4.0, 1.0];
         let q = TaskQuery::new("alpha beta", &[]);
-        let one = |tf0: Vec<u32>| {
+        let one = |tf0: Vec<u32>, path_match: bool| {
             let mut scored: Vec<Scored> = (0..2)
                 .map(|i| Scored {
                     raw: 10.0 - i as f64,
@@ -372,18 +372,28 @@ mod tests {
                     ..Scored::new(i)
                 })
                 .collect();
-            calibrate(&mut scored, &q, &idf, &[tf0, vec![0, 3]], &w, &|_| false);
+            calibrate(
+                &mut scored,
+                &q,
+                &idf,
+                &[tf0, vec![0, 3]],
+                &w,
+                &|_| false,
+                &|i| path_match && i == 0,
+            );
             scored
                 .iter()
                 .map(|s| (s.idx, s.relevance))
                 .collect::<Vec<_>>()
         };
-        let rel = one(vec![1, 0]);
+        let rel = one(vec![1, 0], false);
         assert_eq!(rel[0].0, 0, "{rel:?}");
         assert!((0.5..0.7).contains(&rel[0].1), "{rel:?}");
-        // Twice, or with a second word, it is the best lead and high.
-        assert!(one(vec![2, 0])[0].1 >= 0.7);
-        assert!(one(vec![1, 1])[0].1 >= 0.7);
+        // Twice, with a second word, or with its path matching the task,
+        // it is the best lead and high.
+        assert!(one(vec![2, 0], false)[0].1 >= 0.7);
+        assert!(one(vec![1, 1], false)[0].1 >= 0.7);
+        assert!(one(vec![1, 0], true)[0].1 >= 0.7);
     }
 
     #[test]
@@ -400,7 +410,15 @@ mod tests {
             })
             .collect();
         // File 0 is source, file 1 a docs page (aside) as strong.
-        calibrate(&mut scored, &q, &idf, &tf, &Weights::default(), &|i| i == 1);
+        calibrate(
+            &mut scored,
+            &q,
+            &idf,
+            &tf,
+            &Weights::default(),
+            &|i| i == 1,
+            &|_| false,
+        );
         let src = scored.iter().find(|s| s.idx == 0).unwrap();
         let docs = scored.iter().find(|s| s.idx == 1).unwrap();
         assert!(src.relevance >= 0.7, "{}", src.relevance);
@@ -453,7 +471,15 @@ mod tests {
                 ..Scored::new(1)
             },
         ];
-        calibrate(&mut scored, &q, &idf, &tf, &Weights::default(), &|i| i == 1);
+        calibrate(
+            &mut scored,
+            &q,
+            &idf,
+            &tf,
+            &Weights::default(),
+            &|i| i == 1,
+            &|_| false,
+        );
         assert_eq!(scored[0].idx, 0, "{scored:?}");
         assert!(scored[1].relevance < 0.7, "{scored:?}");
     }
