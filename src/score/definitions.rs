@@ -100,9 +100,12 @@ pub(super) fn definition_pass(
                 // 61.2 -> 61.8, dev-multilang Acc@5 67.4 -> 67.6 and
                 // Acc@10 76.2 -> 76.0 (one task each), the other six sets'
                 // gold ranks the same but one raised (Swift-Lua).
-                let member = d.parent.is_some() && (q.question || !d.kind.is_callable())
+                let data_or_asked = (d.parent.is_some() && (q.question || !d.kind.is_callable()))
                     || d.kind == DefKind::Constant;
-                if !code && idf[j] < PROSE_RARE_IDF && (count > PROSE_RARE_DEFINERS || member) {
+                if !code
+                    && idf[j] < PROSE_RARE_IDF
+                    && (count > PROSE_RARE_DEFINERS || data_or_asked)
+                {
                     bonus += def * w.prose_definition;
                     continue;
                 }
