@@ -336,6 +336,25 @@ mod tests {
         scored.iter().map(|s| (s.idx, s.relevance)).collect()
     }
 
+    /// [`calibrate`] with the default weights, file 1 aside (docs, tests,
+    /// release notes: `aside`) and no path matching the task.
+    fn calibrate_aside_file_1(
+        scored: &mut Vec<Scored>,
+        q: &TaskQuery,
+        idf: &[f64],
+        tf: &[Vec<u32>],
+    ) {
+        calibrate(
+            scored,
+            q,
+            idf,
+            tf,
+            &Weights::default(),
+            &|i| i == 1,
+            &|_| false,
+        );
+    }
+
     /// As [`calibrated_with`], file 0 holding both terms, the others none.
     fn calibrated(files: &[(f64, f64, bool)], w: &Weights) -> Vec<(usize, f64)> {
         let mut tf = vec![vec![0u32; 2]; files.len()];
@@ -411,15 +430,7 @@ mod tests {
             })
             .collect();
         // File 0 is source, file 1 a docs page (aside) as strong.
-        calibrate(
-            &mut scored,
-            &q,
-            &idf,
-            &tf,
-            &Weights::default(),
-            &|i| i == 1,
-            &|_| false,
-        );
+        calibrate_aside_file_1(&mut scored, &q, &idf, &tf);
         let src = scored.iter().find(|s| s.idx == 0).unwrap();
         let docs = scored.iter().find(|s| s.idx == 1).unwrap();
         assert!(src.relevance >= 0.7, "{}", src.relevance);
@@ -472,15 +483,7 @@ mod tests {
                 ..Scored::new(1)
             },
         ];
-        calibrate(
-            &mut scored,
-            &q,
-            &idf,
-            &tf,
-            &Weights::default(),
-            &|i| i == 1,
-            &|_| false,
-        );
+        calibrate_aside_file_1(&mut scored, &q, &idf, &tf);
         assert_eq!(scored[0].idx, 0, "{scored:?}");
         assert!(scored[1].relevance < 0.7, "{scored:?}");
     }
