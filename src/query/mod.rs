@@ -68,6 +68,14 @@ pub struct Term {
     /// in the body (BM25, passages); snippets weigh the lines that hold it
     /// as they weigh any query term's.
     pub compound: bool,
+    /// An alternative that is a task identifier of three parts or more
+    /// without its first or last part (`orWhereKey` → `WhereKey`,
+    /// `parse_strict_mode` → `strict_mode`, see `subnames`): the name a new
+    /// function or option is made from, defined where the new one goes.
+    /// Scaled by `Weights::subname` in bodies and paths, and only while no
+    /// file holds the identifier it is made from (its hash here): a name
+    /// the tree already has is found by itself (`score::bm25`).
+    pub subname_of: Option<u64>,
     /// The verb that opens the title and says what kind of change the task
     /// is (`CHANGE_VERBS`: "Update …", "Handle …", "Remove …"), used as
     /// nothing else in the task: it counts in file bodies but not in paths.
@@ -84,6 +92,18 @@ pub struct Alternates {
     pub stems: bool,
     /// Two adjacent words joined (`filemiddleware`): `Weights::compound`.
     pub compounds: bool,
+    /// Task identifiers without their first or last part (`WhereKey` of
+    /// `orWhereKey`): `Weights::subname`.
+    pub subnames: bool,
+}
+
+/// The kind of an alternative term (see `Term::alternative`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AltKind {
+    Stem,
+    Compound,
+    /// Made from the identifier of this hash.
+    Subname(u64),
 }
 
 /// What a task (plus agent keywords) asks for, ready to score with.
@@ -212,11 +232,29 @@ impl TaskQuery {
         // Weaker alternatives of prose words (`mocked` ~ `mock`, "man page"
         // ~ `manpage`), only where the task does not hold the term itself.
         let mut alternative = HashMap::new();
-        for (alt, compound) in alternates(task, kinds) {
+        let found = alternates(task, kinds).into_iter().map(|(alt, compound)| {
+            (
+                alt,
+                if compound {
+                    AltKind::Compound
+                } else {
+                    AltKind::Stem
+                },
+            )
+        });
+        let subs = if kinds.subnames {
+            subnames(&c.idents)
+        } else {
+            Vec::new()
+        };
+        let subs = subs
+            .into_iter()
+            .map(|(a, of)| (a, AltKind::Subname(term_hash(&of))));
+        for (alt, kind) in found.chain(subs) {
             if !c.counts.contains_key(&alt) {
                 let next = c.counts.len();
                 c.counts.insert(alt.clone(), (ALTERNATE, false, next));
-                alternative.insert(alt, compound);
+                alternative.insert(alt, kind);
             }
         }
         c.counts.retain(|t, _| t.len() <= MAX_TERM_BYTES);
@@ -504,6 +542,36 @@ const MAX_COMPOUNDS: usize = 64;
 /// long report would otherwise triple the terms to count.
 const MAX_ALTERNATES: usize = 128;
 
+/// At most this many task identifiers give [`subnames`] (the first ones).
+const MAX_SUBNAMED: usize = 16;
+
+/// The names a task identifier of three parts or more is made from: the
+/// identifier without its first part and without its last (`orWhereKey` →
+/// `WhereKey`, `orWhere`; `parse_strict_mode` → `strict_mode`,
+/// `parse_strict`), lowercased, each of two parts or more and at least
+/// five bytes, with the identifier (lowercased) it is made from. A task
+/// that adds `orWhereKeyNot` names a name no file holds yet; the file
+/// defining `whereKeyNot` is where it goes. At most [`MAX_SUBNAMED`]
+/// identifiers, the first ones.
+fn subnames(idents: &[String]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for id in idents.iter().take(MAX_SUBNAMED) {
+        let mut parts: Vec<(usize, usize)> = Vec::new();
+        tokenize::each_part_span(id, |s, e| parts.push((s, e)));
+        if parts.len() < 3 {
+            continue;
+        }
+        let n = parts.len();
+        for (s, e) in [(parts[1].0, parts[n - 1].1), (parts[0].0, parts[n - 2].1)] {
+            let sub = id[s..e].to_ascii_lowercase();
+            if sub.len() >= 5 && !out.iter().any(|(o, _)| *o == sub) {
+                out.push((sub, id.to_ascii_lowercase()));
+            }
+        }
+    }
+    out
+}
+
 /// Weaker alternative terms for the prose words of `text` (plain words of
 /// letters, outside code, listings and fillers; an acronym of at most
 /// [`MAX_ACRONYM`] capitals joins compounds only), as (term, is a compound),
@@ -660,7 +728,7 @@ fn is_filler(lower: &str) -> bool {
 /// (and as compounds where it says true). With what was cut, if any.
 fn most_informative(
     counts: Counts,
-    alternative: &HashMap<String, bool>,
+    alternative: &HashMap<String, AltKind>,
 ) -> (Vec<Term>, Option<crate::types::TermsCut>) {
     let mut terms: Vec<(Term, usize)> = counts
         .into_iter()
@@ -671,7 +739,11 @@ fn most_informative(
                 // (n < 1) keeps its fraction.
                 weight: if n >= 1.0 { 1.0 + n.ln() } else { n },
                 alternative: alternative.contains_key(&text),
-                compound: alternative.get(&text).copied().unwrap_or(false),
+                compound: alternative.get(&text) == Some(&AltKind::Compound),
+                subname_of: match alternative.get(&text) {
+                    Some(&AltKind::Subname(of)) => Some(of),
+                    _ => None,
+                },
                 action: false,
                 text,
                 is_code,
@@ -1057,6 +1129,7 @@ mod tests {
     const ALL: Alternates = Alternates {
         stems: true,
         compounds: true,
+        subnames: false,
     };
 
     #[test]
@@ -1092,6 +1165,7 @@ mod tests {
         let all = Alternates {
             stems: true,
             compounds: true,
+            subnames: false,
         };
         let q = TaskQuery::with_alternates(task, &[], &[], all, &|| false);
         let has = |t: &str| q.terms.iter().any(|x| x.text == t && x.alternative);
@@ -1110,6 +1184,7 @@ mod tests {
         let only = Alternates {
             stems: false,
             compounds: true,
+            subnames: false,
         };
         let q = TaskQuery::with_alternates(task, &[], &[], only, &|| false);
         let term = |t: &str| q.terms.iter().find(|x| x.text == t);
@@ -1145,6 +1220,7 @@ mod tests {
         let stems = Alternates {
             stems: true,
             compounds: false,
+            subnames: false,
         };
         let q = TaskQuery::with_alternates(task, &[], &[], stems, &|| false);
         assert!(q.terms.iter().all(|t| !t.compound), "{:?}", q.terms);
@@ -1260,6 +1336,7 @@ mod tests {
         let compounds = Alternates {
             stems: false,
             compounds: true,
+            subnames: false,
         };
         let q = TaskQuery::with_alternates(&words, &[], &[], compounds, &|| false);
         assert!(q.terms.len() == MAX_QUERY_TERMS && q.terms.iter().any(|t| t.compound));
@@ -1425,5 +1502,50 @@ mod tests {
         let name = "a_really_long_generated_name_".repeat(4);
         let q = TaskQuery::new(&format!("`{name}` fails"), &[]);
         assert!(q.terms.iter().any(|t| t.text == name), "{:?}", q.terms);
+    }
+
+    #[test]
+    fn a_new_name_made_of_an_old_one_finds_the_old_one() {
+        // "Add orWhereKey and orWhereKeyNot": names no file holds yet,
+        // made from `whereKey` and `whereKeyNot`, which Eloquent's
+        // Builder.php defines.
+        let task = "Add orWhereKey and orWhereKeyNot without changing existing signatures\nAlso `parse_strict_mode`.";
+        let subs = Alternates {
+            subnames: true,
+            ..Alternates::default()
+        };
+        let q = TaskQuery::with_alternates(task, &[], &[], subs, &|| false);
+        let of = |t: &str| q.terms.iter().find(|x| x.text == t).map(|x| x.hash);
+        let sub = |t: &str, id: &str| {
+            q.terms
+                .iter()
+                .any(|x| x.text == t && x.alternative && x.subname_of == of(id))
+        };
+        for (t, id) in [
+            ("wherekey", "orwherekey"),
+            ("wherekeynot", "orwherekeynot"),
+            ("orwhere", "orwherekey"),
+            ("strict_mode", "parse_strict_mode"),
+            ("parse_strict", "parse_strict_mode"),
+        ] {
+            assert!(sub(t, id), "{t}: {:?}", q.terms);
+        }
+        // Two parts give none (`wherekey` of `whereKey` would be the word
+        // itself), and the task's own identifiers stay what they were.
+        assert!(q
+            .terms
+            .iter()
+            .any(|x| x.text == "orwherekey" && !x.alternative));
+        assert!(!q
+            .terms
+            .iter()
+            .any(|x| x.subname_of.is_some() && x.text.len() < 5));
+        // Off by default: no sub-name is built.
+        let plain = TaskQuery::new(task, &[]);
+        assert!(
+            plain.terms.iter().all(|t| t.subname_of.is_none()),
+            "{:?}",
+            plain.terms
+        );
     }
 }

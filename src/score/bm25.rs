@@ -54,9 +54,20 @@ impl Bm25Stats {
             });
         let n = count.max(1) as f64;
         let avgdl = total_len / n;
-        let idf: Vec<f64> = doc_freqs(&tf, q.terms.len())
-            .into_iter()
-            .map(|df| idf(n, f64::from(df)))
+        let df = doc_freqs(&tf, q.terms.len());
+        // A sub-name counts only while no file holds the identifier it is
+        // made from (`query::Term::subname_of`): that name is then new.
+        let held = |h: u64| q.terms.iter().zip(&df).any(|(t, &d)| t.hash == h && d > 0);
+        let idf: Vec<f64> = df
+            .iter()
+            .zip(&q.terms)
+            .map(|(&d, t)| {
+                if t.subname_of.is_some_and(held) {
+                    0.0
+                } else {
+                    idf(n, f64::from(d))
+                }
+            })
             .collect();
         Bm25Stats { n, avgdl, idf, tf }
     }
@@ -120,6 +131,7 @@ pub(super) fn body_weight(t: &crate::query::Term, w: &Weights) -> f64 {
     match (t.alternative, t.compound) {
         (false, _) => 1.0,
         (true, true) => 0.0,
+        (true, false) if t.subname_of.is_some() => w.subname,
         (true, false) => w.alternate,
     }
 }
@@ -412,5 +424,50 @@ mod tests {
         assert!(idf(100.0, 10.0) > idf(100.0, 90.0));
         assert!(idf(100.0, 100.0) > 0.0);
         assert!((idf(1.0, 1.0) - (1.0f64 + 0.5 / 1.5).ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_new_name_finds_the_file_defining_the_name_it_is_made_from() {
+        // laravel 7825e446a699, "Add orWhereKey and orWhereKeyNot without
+        // changing existing signatures": no file holds either name, and
+        // Eloquent's Builder.php, which defines `whereKey` and
+        // `whereKeyNot`, was out of the top 10 behind files holding
+        // "existing", "signatures" and the names' parts ("where", "key"),
+        // words common in the tree.
+        let builder = (
+            "src/Illuminate/Database/Eloquent/Builder.php",
+            "class Builder {\n  function whereKey($id) { return $this->where($id); }\n  function whereKeyNot($id) { return $this; }\n}\n",
+        );
+        let common = "// existing signatures: where a key or not, without changing them\n";
+        let mut files = vec![builder];
+        let paths: Vec<String> = (0..8)
+            .map(|i| format!("src/Illuminate/Support/Part{i}.php"))
+            .collect();
+        files.extend(paths.iter().map(|p| (p.as_str(), common)));
+        let task = "Add orWhereKey and orWhereKeyNot without changing existing signatures";
+        let first = |files: &[(&str, &str)], w: &Weights| {
+            let s = super::super::test_score_with(files, task, w);
+            files[s[0].idx].0.to_string()
+        };
+        let without = Weights {
+            subname: 0.0,
+            ..Weights::default()
+        };
+        assert_ne!(first(&files, &without), builder.0);
+        assert_eq!(first(&files, &Weights::default()), builder.0);
+        // Once a file holds the name itself, it is no new name: its
+        // sub-names count for nothing (the holder is found by the name).
+        let mut held = files.clone();
+        held.push((
+            "src/Illuminate/Database/Query/Builder.php",
+            "class Builder {\n  function orWhereKey($id) {}\n  function orWhereKeyNot($id) {}\n}\n",
+        ));
+        let lexical = |w: &Weights| {
+            super::super::test_score_with(&held, task, w)
+                .iter()
+                .find(|x| x.idx == 0)
+                .map_or(0.0, |x| x.lexical)
+        };
+        assert_eq!(lexical(&Weights::default()), lexical(&without));
     }
 }

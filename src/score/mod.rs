@@ -132,15 +132,20 @@ pub(crate) fn test_candidates<'a, R: AsRef<str>>(
 /// first, as (index into `files`, score) (unit tests).
 #[cfg(test)]
 pub(crate) fn test_score(files: &[(&str, &str)], task: &str) -> Vec<Scored> {
+    test_score_with(files, task, &Weights::default())
+}
+
+/// [`test_score`] with the weights `w` (unit tests).
+#[cfg(test)]
+pub(crate) fn test_score_with(files: &[(&str, &str)], task: &str, w: &Weights) -> Vec<Scored> {
     let docs: Vec<Arc<Doc>> = files
         .iter()
         .map(|(r, t)| Arc::new(Doc::for_test(r, t)))
         .collect();
     let rels: Vec<&str> = files.iter().map(|(rel, _)| *rel).collect();
     let cands = test_candidates(&rels, &docs);
-    let w = Weights::default();
     let q = crate::query::TaskQuery::with_alternates(task, &[], &[], w.alternates(), &|| false);
-    score(&cands, &q, &Focus::default(), &w, false, &|| false)
+    score(&cands, &q, &Focus::default(), w, false, &|| false)
 }
 
 /// Scores every allowed candidate with the default [`Scorer`]; BM25's

@@ -81,6 +81,22 @@ pub struct Weights {
     /// file set. At 0 the query builds none. Measured against 0 in the
     /// README (2026-12-06).
     pub compound: f64,
+    /// Multiplier for a query's sub-names (a task identifier of three parts
+    /// or more without its first or last part, `query::Term::subname_of`)
+    /// in the body and path scores, counted only while no file holds the
+    /// identifier itself; 0 builds none. A task that adds a name
+    /// (`orWhereKeyNot`) names one no file holds yet, made from the one
+    /// defined where it goes (`whereKeyNot`). Measured against 0 in the same
+    /// run (`bench --no-bm25 --weights s1:subname=1`, 2026-12-07): on
+    /// dev-multilang, laravel's "Add orWhereKey and orWhereKeyNot" found
+    /// Eloquent's Builder.php 2nd (was out of the top 10): Acc@5/10 67.6/76.0
+    /// → 67.8/76.2, MRR 0.660 → 0.661, edit recall 55.3 → 55.5 %; dev-python,
+    /// dev-rust, dev-questions and the Haskell-OCaml-Zig tasks every Acc@k
+    /// and edit recall the same; the 339 held-out tasks edit recall 58.4 →
+    /// 58.5 %; the rejected-language tasks 52.2 → 52.1 % (DataFrames.jl:
+    /// `SubDataFrame` is held, so `dataframe` adds no score, but snippets
+    /// still weigh the lines holding it).
+    pub subname: f64,
     /// Multiplier for other text files in no language of the table (notebooks,
     /// data, build scripts): fixes land in source files. Measured with
     /// `bench --weights`, cycle 1: 0.6 against 1.0 gave dev-python Acc@5 80.4
@@ -164,6 +180,7 @@ impl Default for Weights {
             idf_scope: 1.0,
             alternate: 0.0,
             compound: 2.0,
+            subname: 1.0,
             parse_cap: 60,
             neighbour: 0.1,
             neighbour_sources: 3,
@@ -196,6 +213,7 @@ impl Weights {
         crate::query::Alternates {
             stems: self.alternate > 0.0,
             compounds: self.compound > 0.0,
+            subnames: self.subname > 0.0,
         }
     }
 
@@ -220,6 +238,7 @@ impl Weights {
             "idf_scope" => &mut self.idf_scope,
             "alternate" => &mut self.alternate,
             "compound" => &mut self.compound,
+            "subname" => &mut self.subname,
             "neighbour" => &mut self.neighbour,
             "gap_floor" => &mut self.gap_floor,
             "later_discount" => &mut self.later_discount,
