@@ -57,10 +57,11 @@ pub struct Term {
     /// such terms count when a file *defines* them.
     pub is_code: bool,
     /// A weaker alternative of a task word (a light stem or a two-word
-    /// compound, see `alternates`), not a word of the task: it adds matches
-    /// (a stem's scaled by `Weights::alternate`, a compound's by
-    /// `Weights::compound`) but no coverage, and does not widen the files
-    /// BM25's statistics come from.
+    /// compound, see `alternates`, or a task identifier's sub-name, see
+    /// `subnames`), not a word of the task: it adds matches (a stem's scaled
+    /// by `Weights::alternate`, a compound's by `Weights::compound`, a
+    /// sub-name's by `Weights::subname`) but no coverage, and does not widen
+    /// the files BM25's statistics come from.
     pub alternative: bool,
     /// An alternative that joins two adjacent words of the task ("file
     /// middleware" → `filemiddleware`): a file's score counts it only where

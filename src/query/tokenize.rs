@@ -200,8 +200,6 @@ pub fn for_each_term_str<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
     });
 }
 
-/// Calls `f` with each part of `id` (see [`split_identifier`]), without allocating.
-#[inline]
 /// [`each_part`]'s parts as byte spans of `id` (start, end).
 pub(super) fn each_part_span(id: &str, mut f: impl FnMut(usize, usize)) {
     let base = id.as_ptr() as usize;
@@ -211,6 +209,8 @@ pub(super) fn each_part_span(id: &str, mut f: impl FnMut(usize, usize)) {
     });
 }
 
+/// Calls `f` with each part of `id` (see [`split_identifier`]), without allocating.
+#[inline]
 fn each_part<'a>(id: &'a str, mut f: impl FnMut(&'a str)) {
     let b = id.as_bytes();
     let mut i = 0;
