@@ -75,7 +75,8 @@ pub struct Term {
     /// function or option is made from, defined where the new one goes.
     /// Scaled by `Weights::subname` in bodies and paths, and only while no
     /// file holds the identifier it is made from (its hash here): a name
-    /// the tree already has is found by itself (`score::bm25`).
+    /// the tree already has is found by itself (`score::bm25`), and its
+    /// sub-names weigh no snippet line ([`TaskQuery::forget_held_subnames`]).
     pub subname_of: Option<u64>,
     /// The verb that opens the title and says what kind of change the task
     /// is (`CHANGE_VERBS`: "Update …", "Handle …", "Remove …"), used as
@@ -291,6 +292,23 @@ impl TaskQuery {
     /// Weight of a term by hash, if it is a query term.
     pub fn weight_of(&self, hash: u64) -> Option<f64> {
         self.weights.get(&hash).copied()
+    }
+
+    /// Takes out of [`TaskQuery::weight_of`] (what snippets and gaps weigh
+    /// a line by) the sub-names whose identifier the tree holds (`held`,
+    /// by the identifier's term hash): BM25 already gives them no weight
+    /// (`score::bm25`), and in snippets they weighed lines the task does not
+    /// name (DataFrames.jl: `SubDataFrame`'s `dataframe` on every line).
+    pub fn forget_held_subnames(&mut self, held: impl Fn(u64) -> bool) {
+        let forget: Vec<u64> = self
+            .terms
+            .iter()
+            .filter(|t| t.subname_of.is_some_and(&held))
+            .map(|t| t.hash)
+            .collect();
+        for h in forget {
+            self.weights.remove(&h);
+        }
     }
 }
 
@@ -1548,5 +1566,27 @@ mod tests {
             "{:?}",
             plain.terms
         );
+    }
+
+    #[test]
+    fn a_held_identifiers_sub_names_weigh_no_snippet_line() {
+        // DataFrames.jl: `SubDataFrame` is in the tree, so `dataframe`
+        // names nothing new, and snippets weighed every line holding it.
+        let task = "Reject transformations on SubDataFrame with orWhereKey";
+        let subs = Alternates {
+            subnames: true,
+            ..Alternates::default()
+        };
+        let mut q = TaskQuery::with_alternates(task, &[], &[], subs, &|| false);
+        for t in ["dataframe", "subdata", "wherekey"] {
+            assert!(q.weight_of(term_hash(t)).is_some(), "{t}: {:?}", q.terms);
+        }
+        let held = term_hash("subdataframe");
+        q.forget_held_subnames(|h| h == held);
+        assert!(q.weight_of(term_hash("dataframe")).is_none());
+        assert!(q.weight_of(term_hash("subdata")).is_none());
+        // The identifier itself, and a new name's sub-names, stay.
+        assert!(q.weight_of(held).is_some());
+        assert!(q.weight_of(term_hash("wherekey")).is_some());
     }
 }

@@ -92,12 +92,13 @@ pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) 
     for ((t, &idf), &tf) in q.terms.iter().zip(&st.idf).zip(&st.tf[idx]) {
         let tf = f64::from(tf);
         let (body, in_path) = (t.weight * body_weight(t, w), t.weight * path_weight(t, w));
-        if tf > 0.0 && body > 0.0 {
+        // IDF is 0 only for a held identifier's sub-name: no match to list.
+        if tf > 0.0 && body > 0.0 && idf > 0.0 {
             let s = body * idf * tf * (w.k1 + 1.0) / (tf + norm);
             bm25 += s;
             hits.push((s, &t.text));
         }
-        if in_path > 0.0 && doc.path_terms.binary_search(&t.hash).is_ok() {
+        if in_path > 0.0 && idf > 0.0 && doc.path_terms.binary_search(&t.hash).is_ok() {
             let stem = if doc.stem_terms.contains(&t.hash) {
                 *coverage.get_or_insert_with(|| stem_coverage(ctx.cands[idx].rel, q))
             } else {

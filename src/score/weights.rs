@@ -87,15 +87,17 @@ pub struct Weights {
     /// identifier itself; 0 builds none. A task that adds a name
     /// (`orWhereKeyNot`) names one no file holds yet, made from the one
     /// defined where it goes (`whereKeyNot`). Measured against 0 in the same
-    /// run (`bench --no-bm25 --weights s1:subname=1`, 2026-12-07): on
-    /// dev-multilang, laravel's "Add orWhereKey and orWhereKeyNot" found
-    /// Eloquent's Builder.php 2nd (was out of the top 10): Acc@5/10 67.6/76.0
-    /// → 67.8/76.2, MRR 0.660 → 0.661, edit recall 55.3 → 55.5 %; dev-python,
-    /// dev-rust, dev-questions and the Haskell-OCaml-Zig tasks every Acc@k
-    /// and edit recall the same; the 339 held-out tasks edit recall 58.4 →
-    /// 58.5 %; the rejected-language tasks 52.2 → 52.1 % (DataFrames.jl:
-    /// `SubDataFrame` is held, so `dataframe` adds no score, but snippets
-    /// still weigh the lines holding it).
+    /// run (`bench --no-bm25 --weights s1:subname=1`, 2026-12-07), then
+    /// with held identifiers' sub-names out of the snippets' weights too
+    /// (`TaskQuery::forget_held_subnames`) against 8340cd0: on dev-multilang,
+    /// laravel's "Add orWhereKey and orWhereKeyNot" found Eloquent's
+    /// Builder.php 2nd (was out of the top 10): Acc@5/10 67.6/76.0 →
+    /// 67.8/76.2, MRR 0.660 → 0.661, edit recall 55.3 → 55.5 %; dev-python,
+    /// dev-rust, dev-questions, the 339 held-out tasks and the Haskell-
+    /// OCaml-Zig and Erlang-Julia-R tasks every Acc@k and edit recall the
+    /// same. Without that last rule snippets weighed a held identifier's
+    /// sub-names (DataFrames.jl: `SubDataFrame`'s `dataframe`, 2 of its 12
+    /// edit lines lost; okhttp 1 line gained).
     pub subname: f64,
     /// Multiplier for other text files in no language of the table (notebooks,
     /// data, build scripts): fixes land in source files. Measured with

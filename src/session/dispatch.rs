@@ -128,6 +128,10 @@ impl Session {
             );
         }
         let stop = || limits.hit().is_some();
+        if self.task_query.terms.iter().any(|t| t.subname_of.is_some()) {
+            self.task_query
+                .forget_held_subnames(|h| cands.iter().any(|c| c.doc.tf(h) > 0));
+        }
         let scored = self.pipeline.scorer.score(
             cands,
             &self.task_query,
