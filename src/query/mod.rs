@@ -1523,17 +1523,23 @@ mod tests {
         assert!(q.terms.iter().any(|t| t.text == name), "{:?}", q.terms);
     }
 
+    /// `task`'s query with sub-names (`Alternates::subnames`) and no other
+    /// alternative terms.
+    fn with_subnames(task: &str) -> TaskQuery {
+        let subs = Alternates {
+            subnames: true,
+            ..Alternates::default()
+        };
+        TaskQuery::with_alternates(task, &[], &[], subs, &|| false)
+    }
+
     #[test]
     fn a_new_name_made_of_an_old_one_finds_the_old_one() {
         // "Add orWhereKey and orWhereKeyNot": names no file holds yet,
         // made from `whereKey` and `whereKeyNot`, which Eloquent's
         // Builder.php defines.
         let task = "Add orWhereKey and orWhereKeyNot without changing existing signatures\nAlso `parse_strict_mode`.";
-        let subs = Alternates {
-            subnames: true,
-            ..Alternates::default()
-        };
-        let q = TaskQuery::with_alternates(task, &[], &[], subs, &|| false);
+        let q = with_subnames(task);
         let of = |t: &str| q.terms.iter().find(|x| x.text == t).map(|x| x.hash);
         let sub = |t: &str, id: &str| {
             q.terms
@@ -1559,7 +1565,7 @@ mod tests {
             .terms
             .iter()
             .any(|x| x.subname_of.is_some() && x.text.len() < 5));
-        // Off by default: no sub-name is built.
+        // A query built without alternative terms has none.
         let plain = TaskQuery::new(task, &[]);
         assert!(
             plain.terms.iter().all(|t| t.subname_of.is_none()),
@@ -1572,12 +1578,7 @@ mod tests {
     fn a_held_identifiers_sub_names_weigh_no_snippet_line() {
         // DataFrames.jl: `SubDataFrame` is in the tree, so `dataframe`
         // names nothing new, and snippets weighed every line holding it.
-        let task = "Reject transformations on SubDataFrame with orWhereKey";
-        let subs = Alternates {
-            subnames: true,
-            ..Alternates::default()
-        };
-        let mut q = TaskQuery::with_alternates(task, &[], &[], subs, &|| false);
+        let mut q = with_subnames("Reject transformations on SubDataFrame with orWhereKey");
         for t in ["dataframe", "subdata", "wherekey"] {
             assert!(q.weight_of(term_hash(t)).is_some(), "{t}: {:?}", q.terms);
         }
