@@ -73,10 +73,10 @@ pub struct Term {
     /// without its first or last part (`orWhereKey` → `WhereKey`,
     /// `parse_strict_mode` → `strict_mode`, see `subnames`): the name a new
     /// function or option is made from, defined where the new one goes.
-    /// Scaled by `Weights::subname` in bodies and paths, and only while no
-    /// file holds the identifier it is made from (its hash here): a name
-    /// the tree already has is found by itself (`score::bm25`), and its
-    /// sub-names weigh no snippet line ([`TaskQuery::forget_held_subnames`]).
+    /// Scaled by `Weights::subname` in bodies and paths; the query keeps it
+    /// only while no file holds the identifier it is made from (its hash
+    /// here): a name the tree already has is found by itself
+    /// ([`TaskQuery::forget_held_subnames`]).
     pub subname_of: Option<u64>,
     /// The verb that opens the title and says what kind of change the task
     /// is (`CHANGE_VERBS`: "Update …", "Handle …", "Remove …"), used as
@@ -294,21 +294,19 @@ impl TaskQuery {
         self.weights.get(&hash).copied()
     }
 
-    /// Takes out of [`TaskQuery::weight_of`] (what snippets and gaps weigh
-    /// a line by) the sub-names whose identifier the tree holds (`held`,
-    /// by the identifier's term hash): BM25 already gives them no weight
-    /// (`score::bm25`), and in snippets they weighed lines the task does not
-    /// name (DataFrames.jl: `SubDataFrame`'s `dataframe` on every line).
+    /// Takes out of the terms (and of [`TaskQuery::weight_of`], what
+    /// snippets and gaps weigh a line by) the sub-names whose identifier the
+    /// tree holds (`held`, by the identifier's term hash): see
+    /// `score::bm25::forget_held_subnames`, which asks the tree.
     pub fn forget_held_subnames(&mut self, held: impl Fn(u64) -> bool) {
-        let forget: Vec<u64> = self
-            .terms
-            .iter()
-            .filter(|t| t.subname_of.is_some_and(&held))
-            .map(|t| t.hash)
-            .collect();
-        for h in forget {
-            self.weights.remove(&h);
-        }
+        let weights = &mut self.weights;
+        self.terms.retain(|t| {
+            let forget = t.subname_of.is_some_and(&held);
+            if forget {
+                weights.remove(&t.hash);
+            }
+            !forget
+        });
     }
 }
 
@@ -575,13 +573,18 @@ const MAX_SUBNAMED: usize = 16;
 fn subnames(idents: &[String]) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for id in idents.iter().take(MAX_SUBNAMED) {
-        let mut parts: Vec<(usize, usize)> = Vec::new();
-        tokenize::each_part_span(id, |s, e| parts.push((s, e)));
+        let parts = split_identifier(id);
         if parts.len() < 3 {
             continue;
         }
+        // Byte offsets in `id` of a part's start and end.
+        let start = |p: &str| p.as_ptr() as usize - id.as_ptr() as usize;
+        let end = |p: &str| start(p) + p.len();
         let n = parts.len();
-        for (s, e) in [(parts[1].0, parts[n - 1].1), (parts[0].0, parts[n - 2].1)] {
+        for (s, e) in [
+            (start(parts[1]), end(parts[n - 1])),
+            (start(parts[0]), end(parts[n - 2])),
+        ] {
             let sub = id[s..e].to_ascii_lowercase();
             if sub.len() >= 5 && !out.iter().any(|(o, _)| *o == sub) {
                 out.push((sub, id.to_ascii_lowercase()));

@@ -200,15 +200,6 @@ pub fn for_each_term_str<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
     });
 }
 
-/// [`each_part`]'s parts as byte spans of `id` (start, end).
-pub(super) fn each_part_span(id: &str, mut f: impl FnMut(usize, usize)) {
-    let base = id.as_ptr() as usize;
-    each_part(id, |p| {
-        let s = p.as_ptr() as usize - base;
-        f(s, s + p.len());
-    });
-}
-
 /// Calls `f` with each part of `id` (see [`split_identifier`]), without allocating.
 #[inline]
 fn each_part<'a>(id: &'a str, mut f: impl FnMut(&'a str)) {

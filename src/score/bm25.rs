@@ -54,20 +54,9 @@ impl Bm25Stats {
             });
         let n = count.max(1) as f64;
         let avgdl = total_len / n;
-        let df = doc_freqs(&tf, q.terms.len());
-        // A sub-name counts only while no file holds the identifier it is
-        // made from (`query::Term::subname_of`): that name is then new.
-        let held = |h: u64| q.terms.iter().zip(&df).any(|(t, &d)| t.hash == h && d > 0);
-        let idf: Vec<f64> = df
-            .iter()
-            .zip(&q.terms)
-            .map(|(&d, t)| {
-                if t.subname_of.is_some_and(held) {
-                    0.0
-                } else {
-                    idf(n, f64::from(d))
-                }
-            })
+        let idf: Vec<f64> = doc_freqs(&tf, q.terms.len())
+            .into_iter()
+            .map(|df| idf(n, f64::from(df)))
             .collect();
         Bm25Stats { n, avgdl, idf, tf }
     }
@@ -92,13 +81,12 @@ pub fn lexical(ctx: &ScoreContext, idx: usize, why: Option<&mut Vec<Evidence>>) 
     for ((t, &idf), &tf) in q.terms.iter().zip(&st.idf).zip(&st.tf[idx]) {
         let tf = f64::from(tf);
         let (body, in_path) = (t.weight * body_weight(t, w), t.weight * path_weight(t, w));
-        // IDF is 0 only for a held identifier's sub-name: no match to list.
-        if tf > 0.0 && body > 0.0 && idf > 0.0 {
+        if tf > 0.0 && body > 0.0 {
             let s = body * idf * tf * (w.k1 + 1.0) / (tf + norm);
             bm25 += s;
             hits.push((s, &t.text));
         }
-        if in_path > 0.0 && idf > 0.0 && doc.path_terms.binary_search(&t.hash).is_ok() {
+        if in_path > 0.0 && doc.path_terms.binary_search(&t.hash).is_ok() {
             let stem = if doc.stem_terms.contains(&t.hash) {
                 *coverage.get_or_insert_with(|| stem_coverage(ctx.cands[idx].rel, q))
             } else {
@@ -233,6 +221,35 @@ impl Pass for Lexical {
         scored.append(&mut found);
         scored.sort_by(|a, b| b.raw.total_cmp(&a.raw).then(a.idx.cmp(&b.idx)));
     }
+}
+
+/// Takes out of `q` the sub-names (`query::Term::subname_of`) whose
+/// identifier one of `cands` holds: that identifier is no new name and is
+/// found by itself, and its parts (`SubDataFrame`'s `dataframe`) would
+/// weigh files, reasons and snippet lines the task does not name. Called on
+/// each cycle's query before it is scored (`session::dispatch`), so every
+/// later step goes without them. An identifier cut from the query's terms
+/// counts as not held.
+pub fn forget_held_subnames(q: &mut TaskQuery, cands: &[Candidate]) {
+    let parents: Vec<(u64, &str)> = q
+        .terms
+        .iter()
+        .filter_map(|t| t.subname_of)
+        .filter_map(|of| q.terms.iter().find(|t| t.hash == of))
+        .map(|t| (t.hash, t.text.as_str()))
+        .collect();
+    if parents.is_empty() {
+        return;
+    }
+    let docs: Vec<&Doc> = cands.iter().map(|c| &**c.doc).collect();
+    let df = doc_freqs(&term_counts(&docs, &parents), parents.len());
+    let held: Vec<u64> = parents
+        .iter()
+        .zip(&df)
+        .filter(|(_, &d)| d > 0)
+        .map(|(p, _)| p.0)
+        .collect();
+    q.forget_held_subnames(|h| held.contains(&h));
 }
 
 /// Document frequency of each of `terms` terms, from a [`term_counts`] matrix.

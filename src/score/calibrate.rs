@@ -25,8 +25,8 @@ use crate::query::TaskQuery;
 ///   lexically close to the best file (>= 75% of its BM25) while covering
 ///   at least 75% of the query's IDF-weighted terms; and the first file of
 ///   the order is high when it is at least medium; never a file whose only
-///   evidence is one occurrence of one task word (`one_word`, no path match: a rare word's IDF
-///   made such a file cover most of the query);
+///   evidence is one occurrence of one task word (`one_word`, no path
+///   match: a rare word's IDF made such a file cover most of the query);
 /// - medium (0.5-0.7): lexically related (>= 50% of the best BM25) or linked by
 ///   a graph edge to a top file;
 /// - low: the rest.

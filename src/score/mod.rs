@@ -144,7 +144,9 @@ pub(crate) fn test_score_with(files: &[(&str, &str)], task: &str, w: &Weights) -
         .collect();
     let rels: Vec<&str> = files.iter().map(|(rel, _)| *rel).collect();
     let cands = test_candidates(&rels, &docs);
-    let q = crate::query::TaskQuery::with_alternates(task, &[], &[], w.alternates(), &|| false);
+    let mut q = crate::query::TaskQuery::with_alternates(task, &[], &[], w.alternates(), &|| false);
+    // As the session does before each cycle's scoring.
+    bm25::forget_held_subnames(&mut q, &cands);
     score(&cands, &q, &Focus::default(), w, false, &|| false)
 }
 

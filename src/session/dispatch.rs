@@ -128,10 +128,7 @@ impl Session {
             );
         }
         let stop = || limits.hit().is_some();
-        if self.task_query.terms.iter().any(|t| t.subname_of.is_some()) {
-            self.task_query
-                .forget_held_subnames(|h| cands.iter().any(|c| c.doc.tf(h) > 0));
-        }
+        score::bm25::forget_held_subnames(&mut self.task_query, cands);
         let scored = self.pipeline.scorer.score(
             cands,
             &self.task_query,
