@@ -225,9 +225,10 @@ pub fn scratch_git(dir: &Path, args: &[&str]) -> Option<String> {
 /// `core.fsmonitor` hook, and every `filter.<driver>.clean`/`.process` the
 /// repository's configuration names emptied (`git status` runs a clean filter
 /// on a file whose stat data changed). Reading the configuration runs nothing.
-pub(crate) fn provenance_config(root: &Path) -> Vec<String> {
+pub(crate) fn provenance_config(root: &Path, until: std::time::Instant) -> Vec<String> {
     let mut args = vec!["-c".to_string(), "core.fsmonitor=false".to_string()];
-    let drivers = git_command()
+    let mut drivers = git_command();
+    drivers
         .arg("-C")
         .arg(root)
         .args([
@@ -237,10 +238,9 @@ pub(crate) fn provenance_config(root: &Path) -> Vec<String> {
             r"^filter\..*\.(clean|process|smudge)$",
         ])
         .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output();
-    if let Ok(out) = drivers {
-        for key in String::from_utf8_lossy(&out.stdout).lines() {
+        .stderr(std::process::Stdio::null());
+    if let Some(out) = run_git_bounded(drivers, until) {
+        for key in out.lines() {
             args.push("-c".into());
             args.push(format!("{key}="));
         }
@@ -248,13 +248,28 @@ pub(crate) fn provenance_config(root: &Path) -> Vec<String> {
     args
 }
 
+/// Longest the `git` commands of one provenance (or of one history's
+/// resolution) may run together before they are killed and their answers
+/// taken as unknown. A repository's configuration can make git wait for
+/// ever (an `include.path` naming a FIFO); `git status` on a large, cold
+/// repository takes seconds, not tens of them.
+pub(crate) const GIT_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Runs `cmd` (stdout piped here) until `until` at most: its stdout when it
+/// exits with success in time, else `None` (killed once `until` passed).
+pub(crate) fn run_git_bounded(cmd: Command, until: std::time::Instant) -> Option<String> {
+    crate::history::run_checked(cmd, &|| std::time::Instant::now() > until)
+        .and_then(|(out, success)| success.then_some(out))
+}
+
 /// Provenance of a root: the git worktree's top level, `HEAD` and dirtiness
 /// when the root is inside one (via `git`, read-only; absent when git is not installed).
 pub fn root_info(root: &Path) -> Root {
-    let no_programs = provenance_config(root);
+    let until = std::time::Instant::now() + GIT_TIME_LIMIT;
+    let no_programs = provenance_config(root, until);
     let git = |args: &[&str]| -> Option<String> {
-        let out = git_command()
-            .arg("-C")
+        let mut cmd = git_command();
+        cmd.arg("-C")
             .arg(root)
             .args(&no_programs)
             // `git status` otherwise refreshes the index on disk and takes
@@ -262,18 +277,23 @@ pub fn root_info(root: &Path) -> Root {
             .env("GIT_OPTIONAL_LOCKS", "0")
             .args(args)
             .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .output()
-            .ok()?;
-        out.status
-            .success()
-            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+            .stderr(std::process::Stdio::null());
+        run_git_bounded(cmd, until).map(|out| out.trim().to_string())
     };
     let toplevel = git(&["rev-parse", "--show-toplevel"]);
     let (head, dirty) = if toplevel.is_some() {
         (
             git(&["rev-parse", "HEAD"]),
-            git(&["status", "--porcelain", "--untracked-files=no"]).map(|s| !s.is_empty()),
+            // Submodules are not looked into: their configuration is not the
+            // one whose filter drivers `no_programs` empties, and `git status`
+            // would run a submodule's clean filter on a touched file.
+            git(&[
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--ignore-submodules=all",
+            ])
+            .map(|s| !s.is_empty()),
         )
     } else {
         (None, None)

@@ -138,6 +138,18 @@ pub fn walk_with(
     // Errors in the ignore files of admitted directories: `ignore` attaches
     // them to the directory's entry, never to the walk's results.
     let rule_errors = std::sync::atomic::AtomicUsize::new(0);
+    // Directories not entered because a rule file of theirs is a FIFO,
+    // socket or device (see [`special_rule_file`]): (path, that file's name).
+    let special: std::sync::Arc<Mutex<Vec<(PathBuf, &'static str)>>> = Default::default();
+    if let Some(found) = root_rule_file_special(root) {
+        return Walked {
+            files: Vec::new(),
+            links_not_followed: 0,
+            not_utf8: Vec::new(),
+            dirs_not_read: vec![found],
+            walk_errors: 0,
+        };
+    }
     let out = Mutex::new(Vec::new());
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
@@ -150,14 +162,27 @@ pub fn walk_with(
         .follow_links(false)
         .filter_entry({
             let deps = deps.clone();
+            let special = special.clone();
             move |dent| {
                 // `ignore` lets a whitelisted hidden entry through: refuse it
                 // here unless asked to let it, and git's own directory always.
                 let name = dent.file_name();
-                dent.depth() == 0
+                let admitted = dent.depth() == 0
                     || (!deps.skips(dent)
                         && !is_git_name(name)
-                        && (options.hidden_whitelisted || !is_hidden_name(name)))
+                        && (options.hidden_whitelisted || !is_hidden_name(name)));
+                // A directory is entered only when `ignore` can read its rule
+                // files without blocking.
+                if admitted && dent.depth() > 0 && dent.file_type().is_some_and(|t| t.is_dir()) {
+                    if let Some(file) = special_rule_file(dent.path()) {
+                        special
+                            .lock()
+                            .expect("walk special rule files poisoned")
+                            .push((dent.path().to_path_buf(), file));
+                        return false;
+                    }
+                }
+                admitted
             }
         })
         .threads(
@@ -213,7 +238,20 @@ pub fn walk_with(
     let not_utf8 = not_utf8.into_inner().expect("walk names poisoned");
     let mut dirs = dirs.into_inner().expect("walk dirs poisoned");
     let errors = errors.into_inner().expect("walk errors poisoned");
-    let (dirs_not_read, unlisted) = dirs_not_read(root, &errors, &dirs);
+    let (mut dirs_not_read, unlisted) = dirs_not_read(root, &errors, &dirs);
+    let special = std::mem::take(&mut *special.lock().expect("walk special rule files poisoned"));
+    if !special.is_empty() {
+        for (dir, file) in special {
+            if let Ok(rel) = dir.strip_prefix(root) {
+                dirs_not_read.push(SkippedFile {
+                    path: shown_path(rel),
+                    reason: special_reason(file, "this directory's"),
+                });
+            }
+        }
+        dirs_not_read
+            .sort_unstable_by(|a, b| a.path.cmp(&b.path).then_with(|| a.reason.cmp(&b.reason)));
+    }
     let links_not_followed = if links.is_empty() {
         0
     } else {
@@ -244,6 +282,48 @@ pub fn walk_with(
         dirs_not_read,
         walk_errors: unlisted + rule_errors.into_inner(),
     }
+}
+
+/// The rule files `ignore` reads in a directory it enters: `.ignore`,
+/// `.gitignore` and a repository's `.git/info/exclude`.
+const RULE_FILES: [&str; 3] = [".ignore", ".gitignore", ".git/info/exclude"];
+
+/// The first of `dir`'s [`RULE_FILES`] that exists and is neither a regular
+/// file nor a directory (links followed): a FIFO, socket or device. `ignore`
+/// opens rule files with a blocking `open`, which waits for ever on a FIFO
+/// no one writes to (a tarball or a checkout can hold one), so such a
+/// directory is not entered and its files are not read: without its rules,
+/// an ignored file would be read. `stat` only: nothing is opened.
+fn special_rule_file(dir: &Path) -> Option<&'static str> {
+    RULE_FILES
+        .into_iter()
+        .find(|name| std::fs::metadata(dir.join(name)).is_ok_and(|m| !m.is_file() && !m.is_dir()))
+}
+
+/// Why a directory with a [`special_rule_file`] was not read.
+fn special_reason(file: &str, whose: &str) -> String {
+    format!(
+        "not read: {whose} ignore rules file {file} is a FIFO, socket or device, which \
+         cannot be read without waiting for ever; replace it with a regular file or remove it"
+    )
+}
+
+/// A [`special_rule_file`] of the root or of one of its parent directories
+/// (whose `.ignore` and `.gitignore` rules `ignore` reads too), as the root's
+/// entry of `dirs_not_read`: nothing under the root can be walked.
+fn root_rule_file_special(root: &Path) -> Option<SkippedFile> {
+    root.ancestors().enumerate().find_map(|(i, dir)| {
+        let file = special_rule_file(dir)?;
+        let whose = if i == 0 {
+            "the root's"
+        } else {
+            "a parent directory's"
+        };
+        Some(SkippedFile {
+            path: ".".to_string(),
+            reason: special_reason(file, whose),
+        })
+    })
 }
 
 /// The directories `errors` name that the walk admitted (`dirs`), each with
@@ -1305,6 +1385,79 @@ mod tests {
         );
         let full = dir.path().join(&only.path).as_os_str().len();
         assert!(full >= 4096 && full - 4 < 4096, "{full}");
+    }
+
+    /// Walks `root` on a thread: the walk's answer, or a panic when it has not
+    /// answered in a minute (a FIFO rule file held it for ever: probe 36).
+    #[cfg(unix)]
+    fn walked_or_hung(root: &Path) -> Walked {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let root = root.to_path_buf();
+        std::thread::spawn(move || tx.send(walked(&root)));
+        rx.recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the walk waited on a FIFO rule file")
+    }
+
+    #[cfg(unix)]
+    fn mkfifo(p: &Path) {
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            p,
+            rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+        )
+        .unwrap();
+    }
+
+    /// A `.gitignore` or `.ignore` that is a FIFO (a tarball can carry one)
+    /// made `ignore`'s blocking open wait for ever: no answer, no deadline.
+    /// The directory holding it is listed as not read, with how to fix it;
+    /// its files (which its rules might ignore) are not returned.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_rule_file_is_a_directory_not_read_never_a_hang() {
+        let dir = tree(&["a.py", "sub/b.py", "sub/deep/c.py", "git/d.py"]);
+        mkfifo(&dir.path().join("sub/.ignore"));
+        std::fs::create_dir_all(dir.path().join("git/.git/info")).unwrap();
+        mkfifo(&dir.path().join("git/.git/info/exclude"));
+        let found = walked_or_hung(dir.path());
+        assert_eq!(rels(&found.files), ["a.py"]);
+        let listed: Vec<(&str, &str)> = found
+            .dirs_not_read
+            .iter()
+            .map(|d| (d.path.as_str(), d.reason.as_str()))
+            .collect();
+        assert_eq!(listed.len(), 2, "{listed:?}");
+        assert_eq!(listed[0].0, "git");
+        assert!(
+            listed[0].1.contains(".git/info/exclude is a FIFO"),
+            "{listed:?}"
+        );
+        assert_eq!(listed[1].0, "sub");
+        assert!(listed[1].1.contains(".ignore is a FIFO"), "{listed:?}");
+        assert!(listed[1]
+            .1
+            .contains("replace it with a regular file or remove it"));
+
+        // The root's own rule file: nothing can be walked, and it says why.
+        mkfifo(&dir.path().join(".gitignore"));
+        let found = walked_or_hung(dir.path());
+        assert!(found.files.is_empty());
+        let [only] = found.dirs_not_read.as_slice() else {
+            panic!("{:?}", found.dirs_not_read);
+        };
+        assert_eq!(only.path, ".");
+        assert!(
+            only.reason
+                .contains("the root's ignore rules file .gitignore"),
+            "{}",
+            only.reason
+        );
+        // And a parent directory's (its rules apply below it too).
+        let found = walked_or_hung(&dir.path().join("sub/deep"));
+        assert!(found.files.is_empty());
+        assert!(found.dirs_not_read[0]
+            .reason
+            .contains("a parent directory's"));
     }
 
     /// An ignore file's bad line (here or in a parent of the root) was only

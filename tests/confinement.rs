@@ -894,6 +894,80 @@ async fn provenance_of_a_nested_repository_runs_none_of_its_configured_programs(
     c.cancel().await.unwrap();
 }
 
+#[tokio::test]
+async fn provenance_runs_no_program_a_submodule_configures() {
+    // Probe 36: `git status` looked into submodules, whose own configuration
+    // (`.git/modules/NAME/config`) the top repository's filter overrides
+    // do not reach, and ran a submodule's clean filter on a touched file.
+    let (_dir, p) = project();
+    let inner = p.join("inner_src");
+    std::fs::create_dir_all(&inner).unwrap();
+    if git(&inner, &["init", "-q"]).is_none() {
+        eprintln!("note: git is not installed; provenance is not checked");
+        return;
+    }
+    std::fs::write(inner.join("lib.py"), "def zorblax():\n    pass\n").unwrap();
+    std::fs::write(inner.join(".gitattributes"), "* filter=evil\n").unwrap();
+    git(&inner, &["add", "."]);
+    git(&inner, &["commit", "-q", "-m", "init"]);
+    let sup = p.join("sup");
+    std::fs::create_dir_all(&sup).unwrap();
+    git(&sup, &["init", "-q"]);
+    std::fs::write(sup.join("app.py"), "import zorblax\n").unwrap();
+    git(&sup, &["add", "."]);
+    git(&sup, &["commit", "-q", "-m", "app"]);
+    let inner_url = inner.to_string_lossy().to_string();
+    git(
+        &sup,
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            &inner_url,
+            "sm",
+        ],
+    );
+    git(&sup, &["commit", "-q", "-m", "sm"]);
+    let mark = p.join("MARK");
+    let hook = p.join("hook.sh");
+    std::fs::write(
+        &hook,
+        format!("#!/bin/sh\necho ran >> {}\ncat\n", mark.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let module_config = sup.join(".git/modules/sm/config");
+    assert!(
+        module_config.is_file(),
+        "git keeps the submodule's config here"
+    );
+    git(
+        &sup,
+        &[
+            "config",
+            "-f",
+            &module_config.to_string_lossy(),
+            "filter.evil.clean",
+            &hook.to_string_lossy(),
+        ],
+    );
+    // Stale stat data: `git status` would re-read the file through the filter.
+    std::fs::File::options()
+        .write(true)
+        .open(sup.join("sm/lib.py"))
+        .unwrap()
+        .set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000))
+        .unwrap();
+    let c = client(Some(p.clone())).await;
+    let out = ok(&c, "retrieve", json!({"task": "zorblax", "root": "sup"})).await;
+    assert_eq!(out["root"]["git_toplevel"], json!(sup), "{out}");
+    assert_eq!(out["root"]["dirty"], json!(false), "{out}");
+    assert!(!mark.exists(), "git ran a program the submodule configured");
+    c.cancel().await.unwrap();
+}
+
 // ---- D3: no read escapes by a race ----
 
 /// Swaps `root/<name>` between a plain file/directory and a link to the

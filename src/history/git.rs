@@ -85,7 +85,7 @@ fn run(cmd: Command, stop: &dyn Fn() -> bool) -> Option<String> {
 /// [`run`], also saying whether the output is whole: the process exited
 /// with success, or its output reached [`MAX_LOG_BYTES`] (where every read
 /// stops). Only a whole output may be kept in the persistent cache.
-fn run_checked(mut cmd: Command, stop: &dyn Fn() -> bool) -> Option<(String, bool)> {
+pub(crate) fn run_checked(mut cmd: Command, stop: &dyn Fn() -> bool) -> Option<(String, bool)> {
     let mut child = cmd.stdout(Stdio::piped()).spawn().ok()?;
     let mut stdout = child.stdout.take()?;
     let reader = std::thread::spawn(move || {
@@ -124,14 +124,21 @@ fn run_checked(mut cmd: Command, stop: &dyn Fn() -> bool) -> Option<(String, boo
 /// `GIT_NO_REPLACE_OBJECTS`). Part of the persistent cache's key of a log,
 /// so that deepening a clone reads the log again.
 fn log_shape(git_dir: &Path) -> Vec<u8> {
+    // Regular files only: reading a FIFO would wait for ever.
+    let read = |p: PathBuf| {
+        std::fs::metadata(&p)
+            .is_ok_and(|m| m.is_file())
+            .then(|| std::fs::read(&p).ok())
+            .flatten()
+    };
     let mut dirs = vec![git_dir.to_path_buf()];
-    if let Ok(common) = std::fs::read_to_string(git_dir.join("commondir")) {
+    if let Some(common) = read(git_dir.join("commondir")).and_then(|b| String::from_utf8(b).ok()) {
         dirs.push(git_dir.join(common.trim()));
     }
     let mut shape = Vec::new();
     for dir in &dirs {
         for file in ["shallow", "info/grafts"] {
-            let bytes = std::fs::read(dir.join(file)).unwrap_or_default();
+            let bytes = read(dir.join(file)).unwrap_or_default();
             shape.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
             shape.extend_from_slice(&bytes);
         }
@@ -167,6 +174,10 @@ impl HistorySource {
     /// The repository, commit id and root prefix for `root`; `None` when
     /// there is no history (off, not a repository, no commit, git absent).
     fn resolve(&self, root: &Path, stop: &dyn Fn() -> bool) -> Option<Resolved> {
+        // Without a deadline too, a configuration that makes git wait (an
+        // `include.path` naming a FIFO) cannot hold the call.
+        let t0 = Instant::now();
+        let stop = &|| stop() || t0.elapsed() > crate::root::GIT_TIME_LIMIT;
         match self {
             HistorySource::Off => None,
             HistorySource::Discover => {
@@ -380,7 +391,10 @@ impl HistoryCache {
                 let mut cmd = git(&key.git_dir);
                 // Every filter driver the configuration names, emptied (as for
                 // provenance; `git log` reads objects only, this is belt and braces).
-                cmd.args(crate::root::provenance_config(&key.git_dir));
+                cmd.args(crate::root::provenance_config(
+                    &key.git_dir,
+                    Instant::now() + crate::root::GIT_TIME_LIMIT,
+                ));
                 cmd.args(&args);
                 let (log, whole) = run_checked(cmd, stop)?;
                 if let (Some((d, k)), true) = (&disk, whole) {

@@ -33,6 +33,7 @@ use crate::query::{is_stopword, term_hash, TaskQuery};
 use rustc_hash::FxHashMap;
 
 mod git;
+pub(crate) use git::run_checked;
 pub use git::{HistoryCache, HistorySource, LazyHistory};
 
 /// Non-merge commits read, newest first (see the module doc).
