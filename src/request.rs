@@ -82,6 +82,18 @@ pub(crate) struct ValidJudgment {
     pub(crate) missing_context: Option<String>,
 }
 
+/// `x` as an error message echoes it: in full up to 24 characters, else in
+/// scientific notation (`1e308`, which `{}` writes as 309 digits, past the
+/// 200 characters an echo may take).
+fn shown_number(x: f64) -> String {
+    let plain = x.to_string();
+    if plain.len() <= 24 {
+        plain
+    } else {
+        format!("{x:e}")
+    }
+}
+
 impl Judgment {
     /// Checks the relevance and normalises the path. Errors:
     /// [`Error::InvalidJudgment`] for a relevance outside [0, 1] (or NaN).
@@ -89,7 +101,10 @@ impl Judgment {
         if !(0.0..=1.0).contains(&self.relevance) {
             return Err(Error::InvalidJudgment {
                 path: self.path.clone(),
-                reason: format!("relevance {} is not in [0, 1]", self.relevance),
+                reason: format!(
+                    "relevance {} is not in [0, 1]",
+                    shown_number(self.relevance)
+                ),
             });
         }
         Ok(ValidJudgment {
@@ -216,5 +231,15 @@ mod tests {
             let e = judged("a.py", bad).unwrap_err().to_string();
             assert!(e.contains("is not in [0, 1]"), "{e}");
         }
+        // A huge number is echoed short (it was 309 digits), a plain one as given.
+        let e = judged("a.py", 1e308).unwrap_err().to_string();
+        assert!(e.contains("relevance 1e308 is not"), "{e}");
+        assert!(
+            e.len() <= crate::error::ECHO_CHARS,
+            "{} characters",
+            e.len()
+        );
+        let e = judged("a.py", -2.5).unwrap_err().to_string();
+        assert!(e.contains("relevance -2.5 is not"), "{e}");
     }
 }

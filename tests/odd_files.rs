@@ -326,6 +326,70 @@ fn windows_separators_in_globs_roots_and_judgments_are_normalised() {
     assert_eq!(judged.map(|f| f.relevance), Some(0.95));
 }
 
+/// The same evaluation sent twice in one cycle (an agent's retry) answered
+/// `refine`, then `finalize` (the second compared the cycle with itself), and
+/// each call added another "agent judged" reason and the same gap (probe 36).
+#[test]
+fn evaluating_a_cycle_again_gives_the_same_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "src/main.py",
+        format!("def {IDENT}():\n    pass\n"),
+    );
+    write(
+        dir.path(),
+        "src/helper.py",
+        format!("from main import {IDENT}\n"),
+    );
+    write(dir.path(), "src/other.py", "x = 1\n");
+    let engine = Engine::new(EngineOptions {
+        root: Some(dir.path().to_path_buf()),
+        ..Default::default()
+    });
+    let d = engine
+        .dispatch(
+            DispatchParams {
+                task: Some(format!("{IDENT} fails on empty input")),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap();
+    let evaluate = || {
+        engine
+            .evaluate(
+                EvaluateParams {
+                    session_id: d.session_id.clone(),
+                    judgments: vec![Judgment {
+                        path: "src/main.py".into(),
+                        relevance: 0.9,
+                        missing_context: Some("where the input is read".into()),
+                    }],
+                },
+                &CallOptions::PLAIN,
+            )
+            .unwrap()
+    };
+    let (first, second) = (evaluate(), evaluate());
+    assert_eq!(first.decision, second.decision);
+    assert_eq!(first.gaps, second.gaps);
+    let reasons = |e: &ctxloop::types::EvaluateOutput| {
+        e.evaluations
+            .iter()
+            .find(|f| f.path == "src/main.py")
+            .unwrap()
+            .reasons
+            .clone()
+    };
+    assert_eq!(reasons(&first), reasons(&second));
+    let judged = reasons(&second)
+        .iter()
+        .filter(|r| r.contains("agent judged"))
+        .count();
+    assert_eq!(judged, 1, "{:?}", reasons(&second));
+}
+
 /// A judgment's path is read the same way whatever `.` segments or repeated
 /// `/` it holds: `./src/main.py` was accepted, `src//main.py` refused as "no
 /// such file under the session's root" (probe 32, P15). `..` is never

@@ -31,6 +31,14 @@ impl Session {
             });
         }
         self.judge(judgments)?;
+        // Evaluated again in the same cycle (the agent judging again, or a
+        // retry): this evaluation replaces the last one's record, so the stop
+        // rule compares the cycle with the one before it, not with itself
+        // (the same call twice said `refine`, then `finalize`: probe 36).
+        if self.evaluated {
+            self.history.pop();
+            self.trace.pop();
+        }
         let ranked = self.ranked();
         let rejected = judgments
             .iter()
@@ -157,21 +165,29 @@ impl Session {
             let kept = self.files.entry(path.clone()).or_default();
             kept.relevance = j.relevance;
             kept.judged = true;
+            // The latest judgment of a file is its only one.
+            kept.evidence.retain(|e| !matches!(e, Evidence::Judged(_)));
             kept.evidence.push(Evidence::Judged(j.relevance));
             if !self.candidates.contains(&path) {
                 self.candidates.push(path.clone());
             }
             if let Some(m) = &j.missing_context {
-                self.agent_gaps.push(Gap {
-                    kind: GapKind::AgentReported,
-                    // Cut as every echoed value is: a 1 MB note came back
-                    // whole, twice (text and structured), past any budget.
-                    description: crate::error::clip(m),
-                    symbol: None,
-                    referenced_from: Some(path.clone()),
-                    suggested_paths: Vec::new(),
-                    critical: true,
+                // Cut as every echoed value is: a 1 MB note came back
+                // whole, twice (text and structured), past any budget.
+                let description = crate::error::clip(m);
+                let known = self.agent_gaps.iter().any(|g| {
+                    g.description == description && g.referenced_from.as_deref() == Some(&path)
                 });
+                if !known {
+                    self.agent_gaps.push(Gap {
+                        kind: GapKind::AgentReported,
+                        description,
+                        symbol: None,
+                        referenced_from: Some(path.clone()),
+                        suggested_paths: Vec::new(),
+                        critical: true,
+                    });
+                }
             }
         }
         Ok(())
