@@ -847,20 +847,23 @@ async fn a_refused_root_says_outside_whether_or_not_the_rest_exists() {
     c.cancel().await.unwrap();
 }
 
-#[tokio::test]
-async fn provenance_of_a_nested_repository_runs_none_of_its_configured_programs() {
-    // D20: a caller may name any nested repository as root.
-    let (_dir, p) = project();
-    let nested = p.join("vendor_repo");
-    std::fs::create_dir_all(&nested).unwrap();
-    if git(&nested, &["init", "-q"]).is_none() {
-        eprintln!("note: git is not installed; provenance is not checked");
-        return;
+/// A git repository at `dir` with one committed file, `lib.py`, under a
+/// filter driver named `evil` (`.gitattributes`); false when git is missing.
+fn filtered_repo(dir: &std::path::Path) -> bool {
+    std::fs::create_dir_all(dir).unwrap();
+    if git(dir, &["init", "-q"]).is_none() {
+        return false;
     }
-    std::fs::write(nested.join("lib.py"), "def zorblax():\n    pass\n").unwrap();
-    std::fs::write(nested.join(".gitattributes"), "*.py filter=evil\n").unwrap();
-    git(&nested, &["add", "."]);
-    git(&nested, &["commit", "-q", "-m", "init"]);
+    std::fs::write(dir.join("lib.py"), "def zorblax():\n    pass\n").unwrap();
+    std::fs::write(dir.join(".gitattributes"), "* filter=evil\n").unwrap();
+    git(dir, &["add", "."]);
+    git(dir, &["commit", "-q", "-m", "init"]);
+    true
+}
+
+/// A program (`p/hook.sh`, its path returned) that appends to `p/MARK` when
+/// run and passes its input through, as a filter does; and that mark.
+fn marking_hook(p: &std::path::Path) -> (PathBuf, String) {
     let mark = p.join("MARK");
     let hook = p.join("hook.sh");
     std::fs::write(
@@ -869,16 +872,32 @@ async fn provenance_of_a_nested_repository_runs_none_of_its_configured_programs(
     )
     .unwrap();
     std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let hook = hook.to_string_lossy().to_string();
-    git(&nested, &["config", "core.fsmonitor", &hook]);
-    git(&nested, &["config", "filter.evil.clean", &hook]);
-    // Stale stat data: `git status` re-reads the file through its clean filter.
+    (mark, hook.to_string_lossy().to_string())
+}
+
+/// Stale stat data: `git status` re-reads `file` through its clean filter.
+fn make_stat_stale(file: &std::path::Path) {
     std::fs::File::options()
         .write(true)
-        .open(nested.join("lib.py"))
+        .open(file)
         .unwrap()
         .set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000))
         .unwrap();
+}
+
+#[tokio::test]
+async fn provenance_of_a_nested_repository_runs_none_of_its_configured_programs() {
+    // D20: a caller may name any nested repository as root.
+    let (_dir, p) = project();
+    let nested = p.join("vendor_repo");
+    if !filtered_repo(&nested) {
+        eprintln!("note: git is not installed; provenance is not checked");
+        return;
+    }
+    let (mark, hook) = marking_hook(&p);
+    git(&nested, &["config", "core.fsmonitor", &hook]);
+    git(&nested, &["config", "filter.evil.clean", &hook]);
+    make_stat_stale(&nested.join("lib.py"));
     let c = client(Some(p.clone())).await;
     let out = ok(
         &c,
@@ -901,15 +920,10 @@ async fn provenance_runs_no_program_a_submodule_configures() {
     // do not reach, and ran a submodule's clean filter on a touched file.
     let (_dir, p) = project();
     let inner = p.join("inner_src");
-    std::fs::create_dir_all(&inner).unwrap();
-    if git(&inner, &["init", "-q"]).is_none() {
+    if !filtered_repo(&inner) {
         eprintln!("note: git is not installed; provenance is not checked");
         return;
     }
-    std::fs::write(inner.join("lib.py"), "def zorblax():\n    pass\n").unwrap();
-    std::fs::write(inner.join(".gitattributes"), "* filter=evil\n").unwrap();
-    git(&inner, &["add", "."]);
-    git(&inner, &["commit", "-q", "-m", "init"]);
     let sup = p.join("sup");
     std::fs::create_dir_all(&sup).unwrap();
     git(&sup, &["init", "-q"]);
@@ -930,14 +944,7 @@ async fn provenance_runs_no_program_a_submodule_configures() {
         ],
     );
     git(&sup, &["commit", "-q", "-m", "sm"]);
-    let mark = p.join("MARK");
-    let hook = p.join("hook.sh");
-    std::fs::write(
-        &hook,
-        format!("#!/bin/sh\necho ran >> {}\ncat\n", mark.display()),
-    )
-    .unwrap();
-    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (mark, hook) = marking_hook(&p);
     let module_config = sup.join(".git/modules/sm/config");
     assert!(
         module_config.is_file(),
@@ -950,16 +957,10 @@ async fn provenance_runs_no_program_a_submodule_configures() {
             "-f",
             &module_config.to_string_lossy(),
             "filter.evil.clean",
-            &hook.to_string_lossy(),
+            &hook,
         ],
     );
-    // Stale stat data: `git status` would re-read the file through the filter.
-    std::fs::File::options()
-        .write(true)
-        .open(sup.join("sm/lib.py"))
-        .unwrap()
-        .set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000))
-        .unwrap();
+    make_stat_stale(&sup.join("sm/lib.py"));
     let c = client(Some(p.clone())).await;
     let out = ok(&c, "retrieve", json!({"task": "zorblax", "root": "sup"})).await;
     assert_eq!(out["root"]["git_toplevel"], json!(sup), "{out}");
