@@ -258,8 +258,10 @@ pub(crate) const GIT_TIME_LIMIT: std::time::Duration = std::time::Duration::from
 /// Runs `cmd` (stdout piped here) until `until` at most: its stdout when it
 /// exits with success in time, else `None` (killed once `until` passed).
 pub(crate) fn run_git_bounded(cmd: Command, until: std::time::Instant) -> Option<String> {
+    // `whole` is success or an output at the history's 64 MiB cap, which
+    // these few lines of provenance never reach.
     crate::history::run_checked(cmd, &|| std::time::Instant::now() > until)
-        .and_then(|(out, success)| success.then_some(out))
+        .and_then(|(out, whole)| whole.then_some(out))
 }
 
 /// Provenance of a root: the git worktree's top level, `HEAD` and dirtiness

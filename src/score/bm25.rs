@@ -231,13 +231,16 @@ impl Pass for Lexical {
 /// later step goes without them. An identifier cut from the query's terms
 /// counts as not held.
 pub fn forget_held_subnames(q: &mut TaskQuery, cands: &[Candidate]) {
-    let parents: Vec<(u64, &str)> = q
+    // Each identifier once: it gives up to two sub-names.
+    let mut parents: Vec<(u64, &str)> = q
         .terms
         .iter()
         .filter_map(|t| t.subname_of)
         .filter_map(|of| q.terms.iter().find(|t| t.hash == of))
         .map(|t| (t.hash, t.text.as_str()))
         .collect();
+    parents.sort_unstable();
+    parents.dedup();
     if parents.is_empty() {
         return;
     }
