@@ -68,7 +68,7 @@ pub enum Command {
         allow_hidden_root: bool,
         /// Wall-clock deadline of each call in ms; a call's `deadline_ms`
         /// argument overrides it.
-        #[arg(long, value_name = "MS", default_value_t = DEADLINE_MS.default,
+        #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = DEADLINE_MS.default,
               value_parser = ranged(&DEADLINE_MS),
               help = help("Wall-clock deadline of each call in ms", &DEADLINE_MS,
                   "; a call's `deadline_ms` argument overrides it. Past it a call returns the best files found so far, marked `truncated`."))]
@@ -121,7 +121,7 @@ pub struct RetrieveArgs {
     /// The coding task in natural language (paths, identifiers and stack traces help).
     /// A task that starts with `-` (a CLI flag) is taken as it is; after `--`,
     /// put every option before the `--`: `retrieve [OPTIONS] -- TASK`.
-    #[arg(allow_hyphen_values = true)]
+    #[arg(allow_hyphen_values = true, value_parser = Utf8Text)]
     pub task: String,
     /// Directory to search (default: the working directory). A hidden or
     /// ignored directory (below the working directory or the enclosing git
@@ -139,37 +139,37 @@ pub struct RetrieveArgs {
     /// Only search files matching this glob (gitignore-style, relative to the root; repeatable).
     /// A leading `!` excludes, as in ripgrep's -g: `--include 'src/**' --include '!src/gen/**'`;
     /// `!` globs alone keep every other file.
-    #[arg(long = "include", value_name = "GLOB")]
+    #[arg(long = "include", value_name = "GLOB", value_parser = Utf8Text)]
     pub include: Vec<String>,
     /// Skip files matching this glob or path (repeatable). No leading `!`: an
     /// exclude glob cannot take a file back (`--include '!GLOB'` excludes).
-    #[arg(long = "exclude", value_name = "GLOB")]
+    #[arg(long = "exclude", value_name = "GLOB", value_parser = Utf8Text)]
     pub exclude: Vec<String>,
     /// Extra search term, weighed like the task's title (repeatable).
-    #[arg(long = "keyword", value_name = "TERM")]
+    #[arg(long = "keyword", value_name = "TERM", value_parser = Utf8Text)]
     pub keyword: Vec<String>,
     /// Maximum cycles ([`MAX_CYCLES`]).
-    #[arg(long, default_value_t = MAX_CYCLES.default, value_parser = ranged(&MAX_CYCLES),
+    #[arg(long, allow_negative_numbers = true, default_value_t = MAX_CYCLES.default, value_parser = ranged(&MAX_CYCLES),
           help = help("Maximum cycles", &MAX_CYCLES, "."))]
     pub max_cycles: usize,
     /// High-tier files needed to stop early ([`MIN_HIGH`]).
-    #[arg(long, default_value_t = MIN_HIGH.default, value_parser = ranged(&MIN_HIGH),
+    #[arg(long, allow_negative_numbers = true, default_value_t = MIN_HIGH.default, value_parser = ranged(&MIN_HIGH),
           help = help("High-tier files needed to stop early", &MIN_HIGH, "."))]
     pub min_high: usize,
     /// Relevance at or above which a file is high tier ([`HIGH_THRESHOLD`]).
-    #[arg(long, default_value_t = HIGH_THRESHOLD.default, value_parser = high_threshold,
+    #[arg(long, allow_negative_numbers = true, default_value_t = HIGH_THRESHOLD.default, value_parser = high_threshold,
           help = help("Relevance at or above which a file is high tier", &HIGH_THRESHOLD, "."))]
     pub high_threshold: f64,
     /// Files returned ([`LIMIT`]).
-    #[arg(long, default_value_t = LIMIT.default, value_parser = ranged(&LIMIT),
+    #[arg(long, allow_negative_numbers = true, default_value_t = LIMIT.default, value_parser = ranged(&LIMIT),
           help = help("Files returned", &LIMIT, "."))]
     pub limit: usize,
     /// Token budget of the per-file text ([`BUDGET_TOKENS`]).
-    #[arg(long, default_value_t = BUDGET_TOKENS.default, value_parser = ranged(&BUDGET_TOKENS),
+    #[arg(long, allow_negative_numbers = true, default_value_t = BUDGET_TOKENS.default, value_parser = ranged(&BUDGET_TOKENS),
           help = help("Token budget (tokens ~ bytes/4) of the per-file text (headers, snippets, handles)", &BUDGET_TOKENS, "."))]
     pub budget_tokens: usize,
     /// Wall-clock deadline in ms ([`DEADLINE_MS`]).
-    #[arg(long, value_name = "MS", default_value_t = DEADLINE_MS.default,
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, default_value_t = DEADLINE_MS.default,
           value_parser = ranged(&DEADLINE_MS),
           help = help("Wall-clock deadline in ms", &DEADLINE_MS,
               "; past it the best files found so far are returned, marked `truncated`."))]
@@ -227,13 +227,46 @@ fn help<T: std::fmt::Debug>(what: &str, bound: &Bound<T>, rest: &str) -> String 
 }
 
 /// A whole-number flag's parser, refusing values outside `bound`.
-fn ranged<T>(bound: &Bound<T>) -> clap::builder::RangedU64ValueParser<T>
+fn ranged<T>(bound: &Bound<T>) -> clap::builder::RangedI64ValueParser<T>
 where
-    T: Copy + TryInto<u64> + TryFrom<u64> + Clone + Send + Sync + 'static,
-    <T as TryFrom<u64>>::Error: std::fmt::Display + Send + Sync + 'static,
+    T: Copy + TryInto<i64> + TryFrom<i64> + Clone + Send + Sync + 'static,
+    <T as TryFrom<i64>>::Error: std::fmt::Display + Send + Sync + 'static,
 {
+    // Signed, so that `-5` is "not in 100..=20000", not "invalid digit".
     let (min, max) = (bound.min.try_into(), bound.max.try_into());
-    clap::builder::RangedU64ValueParser::new().range(min.unwrap_or(0)..=max.unwrap_or(u64::MAX))
+    clap::builder::RangedI64ValueParser::new().range(min.unwrap_or(0)..=max.unwrap_or(i64::MAX))
+}
+
+/// The parser of a text argument (the task, a glob, a keyword): clap's own
+/// said "invalid UTF-8 was detected in one or more arguments" and named
+/// none of them (probe of session 36). This one names the argument and
+/// shows the value with its bytes that are not UTF-8 replaced.
+#[derive(Clone, Copy, Debug)]
+struct Utf8Text;
+
+impl clap::builder::TypedValueParser for Utf8Text {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        value.to_str().map(str::to_owned).ok_or_else(|| {
+            let name = arg.map_or_else(|| "an argument".to_string(), |a| a.to_string());
+            clap::Error::raw(
+                clap::error::ErrorKind::InvalidUtf8,
+                format!(
+                    "{name} is not UTF-8: {:?} (each byte that is not UTF-8 shown as U+FFFD). \
+                     ctxloop reads text arguments as UTF-8: convert the text (e.g. with iconv) \
+                     and try again\n",
+                    crate::error::clip(&value.to_string_lossy())
+                ),
+            )
+            .with_cmd(cmd)
+        })
+    }
 }
 
 /// `--high-threshold`'s parser: a number in [`HIGH_THRESHOLD`]'s range.
@@ -557,5 +590,40 @@ mod tests {
         assert!(parse(&["--high-threshold", "NaN"]).is_err());
         assert!(parse(&["--budget-tokens", "99"]).is_err());
         assert!(parse(&["--deadline-ms", "3600001"]).is_err());
+        // A negative number is a value out of range, not a flag: clap's tip
+        // "to pass '-5' as a value, use '-- -5'" made it the task.
+        for flag in [
+            "--budget-tokens",
+            "--limit",
+            "--max-cycles",
+            "--deadline-ms",
+        ] {
+            let err = parse(&[flag, "-5"]).unwrap_err().to_string();
+            assert!(!err.contains("'-- -5'"), "{flag}: {err}");
+            assert!(err.contains("-5 is not in"), "{flag}: {err}");
+        }
+        let err = parse(&["--high-threshold", "-0.5"])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("is not in"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_text_argument_that_is_not_utf8_is_named() {
+        use std::os::unix::ffi::OsStrExt;
+        let bad = std::ffi::OsStr::from_bytes(b"fix \xff bug");
+        let parse = |args: &[&std::ffi::OsStr]| {
+            let head = ["ctxloop", "retrieve"].map(std::ffi::OsStr::new);
+            Cli::try_parse_from(head.iter().chain(args))
+        };
+        let err = parse(&[bad]).unwrap_err().to_string();
+        assert!(
+            err.contains("<TASK> is not UTF-8: \"fix \u{FFFD} bug\""),
+            "{err}"
+        );
+        let args = ["x", "--include"].map(std::ffi::OsStr::new);
+        let err = parse(&[args[0], args[1], bad]).unwrap_err().to_string();
+        assert!(err.contains("--include <GLOB> is not UTF-8"), "{err}");
     }
 }

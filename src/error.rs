@@ -126,6 +126,21 @@ pub enum Error {
         walked: usize,
     },
 
+    /// The include globs match only files whose names are not UTF-8, which
+    /// no answer, glob or judgment can name: nothing to search.
+    #[error("the include glob{} {} (`patterns`, --include) {} only files whose names are not UTF-8, which ctxloop does not read ({}): nothing was searched ({walked} files walked). To fix it, rename those files to UTF-8 names, or change the globs to match files of this tree that can be read", if .globs.len() == 1 { "" } else { "s" }, quoted(.globs), if .globs.len() == 1 { "matches" } else { "match" }, .files.join(", "))]
+    IncludedNotReadable {
+        /// The include globs, as given.
+        globs: Vec<String>,
+        /// The files they match, names not UTF-8 written `\xNN` (at most
+        /// three, then how many more).
+        files: Vec<String>,
+        /// The root searched.
+        root: PathBuf,
+        /// How many files the walk found (those included among them).
+        walked: usize,
+    },
+
     /// The exclude globs remove every file the walk found that the include
     /// globs (if any) let through: nothing to search.
     #[error("the exclude glob{} {} (`excludes`, --exclude) {} every file under the root {:?}{}: nothing was searched ({walked} files walked). To fix it, narrow the globs (each is relative to the root; one without `/`, like \"tests\" or \"*.md\", matches at any depth, and \"**\" matches every file), or leave them out", if .globs.len() == 1 { "" } else { "s" }, quoted(.globs), if .globs.len() == 1 { "excludes" } else { "exclude" }, clip_path(.root), if *.with_includes { " that the include globs match" } else { "" })]

@@ -230,7 +230,8 @@ pub struct Truncated {
 /// Work done by a call.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Stats {
-    /// Files seen by the walker after ignore rules.
+    /// Files seen by the walker after the hidden and ignore rules (those
+    /// whose names are not UTF-8 among them, never read: `skipped.name_not_utf8`).
     pub files_walked: usize,
     /// Files scored (text files that passed the filters).
     pub files_scored: usize,

@@ -1035,6 +1035,24 @@ fn files_whose_names_are_not_utf8_are_listed_as_skipped_never_hidden_or_ignored_
         )
         .unwrap();
     assert_eq!(out.stats.skipped_files.len(), 1, "{:?}", out.stats);
+    // The summary counts every file walked, as the errors do: the two
+    // whose names are not UTF-8 with the one read.
+    assert_eq!(out.stats.files_walked, 3, "{:?}", out.stats);
+    // Globs that match only names not UTF-8 leave nothing to search: an
+    // error naming those files, not "none of the files holds a word".
+    let err = first_dispatch_error(
+        &Engine::new(EngineOptions::default()),
+        root,
+        &["src/bad*"],
+        &[],
+    );
+    assert!(
+        err.contains(r#"the include glob "src/bad*" (`patterns`, --include) matches only files whose names are not UTF-8"#)
+            && err.contains(r"does not read (src/bad\xffname.py)")
+            && err.contains("(3 files walked)")
+            && err.contains("rename those files"),
+        "{err}"
+    );
 }
 
 /// A tree of one source file defining [`IDENT`] (`src/widgets.py`) and one

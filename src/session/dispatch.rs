@@ -308,6 +308,33 @@ impl Session {
                 walked,
             });
         }
+        // Globs that match only names no answer can hold (not UTF-8, listed
+        // under "not searched") leave nothing to search either: "nothing
+        // matched: none of the files holds a word of the task" misled (probe
+        // of session 36).
+        let readable = loaded.iter().map(|l| l.entry.rel.as_str());
+        if self.cycle == 1 && !self.not_utf8.is_empty() && unmatched.is_empty() {
+            let on_readable = unmatched_includes(&self.query.patterns, readable);
+            if on_readable.len() == includes {
+                let mut files: Vec<String> = self
+                    .not_utf8
+                    .iter()
+                    .filter(|f| filter.is_match(&f.path))
+                    .map(|f| crate::error::clip(&f.path))
+                    .collect();
+                if files.len() > 3 {
+                    let more = files.len() - 3;
+                    files.truncate(3);
+                    files.push(format!("and {more} more"));
+                }
+                return Err(Error::IncludedNotReadable {
+                    globs: on_readable,
+                    files,
+                    root: self.config.root.clone(),
+                    walked,
+                });
+            }
+        }
         stats.unmatched_patterns = unmatched;
         Ok(())
     }
@@ -363,8 +390,10 @@ impl Session {
         walk_stopped: Option<StopReason>,
     ) -> (Vec<(String, Arc<Doc>, bool)>, Stats) {
         let limits = self.limits.clone();
+        // Every file the walk found, as the errors count them
+        // (`walked_paths`): those whose names are not UTF-8 too.
         let mut stats = Stats {
-            files_walked: loaded.len(),
+            files_walked: loaded.len() + self.not_utf8.len(),
             ..Stats::default()
         };
         stats.skipped.links_not_followed = self.links_not_followed;
@@ -421,8 +450,8 @@ impl Session {
             } else {
                 format!(
                     "reading files: {} of {} read",
-                    stats.files_walked - stats.skipped.not_read,
-                    stats.files_walked
+                    loaded.len() - stats.skipped.not_read,
+                    loaded.len()
                 )
             };
             self.truncated =
