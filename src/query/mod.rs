@@ -84,6 +84,10 @@ pub struct Term {
     /// A file named after it (`update.rs`, `handle_get.rs`, `remove_dir.rs`)
     /// is no more the code to change than any other.
     pub action: bool,
+    /// An alternative that is the verb a noun of the task is made from
+    /// (`extraction` → `extract`, see `derived_stems`): scaled by
+    /// `Weights::derived` in bodies and paths.
+    pub derived: bool,
 }
 
 /// Which alternative terms a query builds (see `alternates`): each kind is
@@ -92,6 +96,10 @@ pub struct Term {
 pub struct Alternates {
     /// Light stems of prose words (`mocked` → `mock`): `Weights::alternate`.
     pub stems: bool,
+    /// The verb a prose noun is made from (`extraction` → `extract`,
+    /// `normalization` → `normalize`, see `derived_stems`):
+    /// `Weights::derived`.
+    pub derived: bool,
     /// Two adjacent words joined (`filemiddleware`): `Weights::compound`.
     pub compounds: bool,
     /// Task identifiers without their first or last part (`WhereKey` of
@@ -103,6 +111,7 @@ pub struct Alternates {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum AltKind {
     Stem,
+    Derived,
     Compound,
     /// Made from the identifier of this hash.
     Subname(u64),
@@ -234,16 +243,7 @@ impl TaskQuery {
         // Weaker alternatives of prose words (`mocked` ~ `mock`, "man page"
         // ~ `manpage`), only where the task does not hold the term itself.
         let mut alternative = HashMap::new();
-        let found = alternates(task, kinds).into_iter().map(|(alt, compound)| {
-            (
-                alt,
-                if compound {
-                    AltKind::Compound
-                } else {
-                    AltKind::Stem
-                },
-            )
-        });
+        let found = alternates(task, kinds).into_iter();
         let subs = if kinds.subnames {
             subnames(&c.idents)
         } else {
@@ -609,8 +609,8 @@ fn subnames(idents: &[String]) -> Vec<(String, String)> {
 /// those the task does not already hold, at weight [`ALTERNATE`], not
 /// code-like and never task identifiers, so they add matches without a
 /// definition and leave each exact term's weight as it was.
-fn alternates(text: &str, kinds: Alternates) -> Vec<(String, bool)> {
-    let mut out: Vec<(String, bool)> = Vec::new();
+fn alternates(text: &str, kinds: Alternates) -> Vec<(String, AltKind)> {
+    let mut out: Vec<(String, AltKind)> = Vec::new();
     if kinds == Alternates::default() {
         return out;
     }
@@ -632,9 +632,9 @@ fn alternates(text: &str, kinds: Alternates) -> Vec<(String, bool)> {
             && !code::is_called_or_member(text, pos, id.len())
             && !is_filler(&id.to_ascii_lowercase())
     };
-    let push = |t: String, compound: bool, out: &mut Vec<(String, bool)>| {
+    let push = |t: String, kind: AltKind, out: &mut Vec<(String, AltKind)>| {
         if t.len() >= 3 && !is_stopword(&t) && !out.iter().any(|(o, _)| *o == t) {
-            out.push((t, compound));
+            out.push((t, kind));
         }
     };
     let mut compounds = 0;
@@ -651,9 +651,14 @@ fn alternates(text: &str, kinds: Alternates) -> Vec<(String, bool)> {
         }
         let lower = id.to_ascii_lowercase();
         let stop = is_stopword(&lower);
+        if kinds.derived && !stop && !acronym(id) {
+            for verb in derived_stems(&lower) {
+                push(verb, AltKind::Derived, &mut out);
+            }
+        }
         if kinds.stems && !stop && !acronym(id) {
             for stem in light_stems(&lower) {
-                push(stem, false, &mut out);
+                push(stem, AltKind::Stem, &mut out);
             }
         }
         if let Some((end, first, first_stop)) = prev.take() {
@@ -665,10 +670,49 @@ fn alternates(text: &str, kinds: Alternates) -> Vec<(String, bool)> {
                 && !(stop && first_stop)
             {
                 compounds += 1;
-                push(format!("{first}{lower}"), true, &mut out);
+                push(format!("{first}{lower}"), AltKind::Compound, &mut out);
             }
         }
         prev = Some((pos + id.len(), lower, stop));
+    }
+    out
+}
+
+/// The verbs a lowercase noun of the task is made from, by the
+/// `-ization`, `-ation`, `-ion` and `-ment` rules of Porter's steps 2-4
+/// (M. F. Porter, "An algorithm for suffix stripping", 1980), kept to stems
+/// of four letters or more and spelled as code spells the verb:
+/// `normalization` → `normalize`, `validation` → `validate`, `valid`,
+/// `configuration` → `configure`, `extraction` → `extract`, `deletion` →
+/// `delete`, `alignment` → `align` (a noun in the plural first loses its
+/// `-s`). A report names the operation ("the extraction fails"), the code
+/// the function (`extract`).
+fn derived_stems(w: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let noun = w.strip_suffix('s').unwrap_or(w);
+    let verbs = |b: &str, ends: &[&str], out: &mut Vec<String>| {
+        for e in ends {
+            if b.len() + e.len() >= 4 {
+                out.push(format!("{b}{e}"));
+            }
+        }
+    };
+    if let Some(b) = noun
+        .strip_suffix("ization")
+        .or_else(|| noun.strip_suffix("isation"))
+    {
+        verbs(b, &["ize", "ise"], &mut out);
+    } else if let Some(b) = noun.strip_suffix("ation") {
+        verbs(b, &["ate", "e", ""], &mut out);
+    } else if let Some(b) = noun
+        .strip_suffix("tion")
+        .or_else(|| noun.strip_suffix("sion"))
+    {
+        // `-t`/`-s` stays: `extraction` → `extract`, `deletion` → `delete`.
+        let b = &noun[..b.len() + 1];
+        verbs(b, &["", "e"], &mut out);
+    } else if let Some(b) = noun.strip_suffix("ment") {
+        verbs(b, &["", "e"], &mut out);
     }
     out
 }
@@ -762,6 +806,7 @@ fn most_informative(
                 weight: if n >= 1.0 { 1.0 + n.ln() } else { n },
                 alternative: alternative.contains_key(&text),
                 compound: alternative.get(&text) == Some(&AltKind::Compound),
+                derived: alternative.get(&text) == Some(&AltKind::Derived),
                 subname_of: match alternative.get(&text) {
                     Some(&AltKind::Subname(of)) => Some(of),
                     _ => None,
@@ -1152,7 +1197,47 @@ mod tests {
         stems: true,
         compounds: true,
         subnames: false,
+        derived: false,
     };
+
+    #[test]
+    fn a_noun_made_from_a_verb_gives_the_verb() {
+        let has = |w: &str, stem: &str| derived_stems(w).iter().any(|s| s == stem);
+        for (w, stem) in [
+            ("normalization", "normalize"),
+            ("validation", "validate"),
+            ("validation", "valid"),
+            ("configuration", "configure"),
+            ("transformations", "transform"),
+            ("extraction", "extract"),
+            ("compression", "compress"),
+            ("deletion", "delete"),
+            ("alignment", "align"),
+            ("requirements", "require"),
+        ] {
+            assert!(has(w, stem), "{w} → {stem}: {:?}", derived_stems(w));
+        }
+        // No stem under four letters; a word of no such suffix has none.
+        assert!(derived_stems("option").iter().all(|s| s.len() >= 4));
+        assert!(derived_stems("mapped").is_empty());
+        // In a task: the verb is an alternative term of its own kind,
+        // weaker than the word, built only when asked for.
+        let only = Alternates {
+            derived: true,
+            ..Alternates::default()
+        };
+        let q = TaskQuery::with_alternates("Fix extraction of archives", &[], &[], only, &|| false);
+        let t = |x: &str| q.terms.iter().find(|t| t.text == x).cloned();
+        let (verb, word) = (t("extract").expect("a verb"), t("extraction").unwrap());
+        assert!(verb.alternative && verb.derived && !verb.compound);
+        assert!(verb.weight < word.weight);
+        assert!(t("archive").is_none(), "no plural stem: {:?}", q.terms);
+        let q =
+            TaskQuery::with_alternates("Fix extraction", &[], &[], Alternates::default(), &|| {
+                false
+            });
+        assert!(!q.terms.iter().any(|t| t.text == "extract"));
+    }
 
     #[test]
     fn the_words_of_an_install_location_are_not_task_terms() {
@@ -1188,6 +1273,7 @@ mod tests {
             stems: true,
             compounds: true,
             subnames: false,
+            derived: false,
         };
         let q = TaskQuery::with_alternates(task, &[], &[], all, &|| false);
         let has = |t: &str| q.terms.iter().any(|x| x.text == t && x.alternative);
@@ -1207,6 +1293,7 @@ mod tests {
             stems: false,
             compounds: true,
             subnames: false,
+            derived: false,
         };
         let q = TaskQuery::with_alternates(task, &[], &[], only, &|| false);
         let term = |t: &str| q.terms.iter().find(|x| x.text == t);
@@ -1243,6 +1330,7 @@ mod tests {
             stems: true,
             compounds: false,
             subnames: false,
+            derived: false,
         };
         let q = TaskQuery::with_alternates(task, &[], &[], stems, &|| false);
         assert!(q.terms.iter().all(|t| !t.compound), "{:?}", q.terms);
@@ -1359,6 +1447,7 @@ mod tests {
             stems: false,
             compounds: true,
             subnames: false,
+            derived: false,
         };
         let q = TaskQuery::with_alternates(&words, &[], &[], compounds, &|| false);
         assert!(q.terms.len() == MAX_QUERY_TERMS && q.terms.iter().any(|t| t.compound));

@@ -121,6 +121,7 @@ pub(super) fn body_weight(t: &crate::query::Term, w: &Weights) -> f64 {
         (false, _) => 1.0,
         (true, true) => 0.0,
         (true, false) if t.subname_of.is_some() => w.subname,
+        (true, false) if t.derived => w.derived,
         (true, false) => w.alternate,
     }
 }

@@ -40,7 +40,7 @@ use crate::query::TaskQuery;
 /// Replayed on those cycles, with `high_share` 0.3 and no rule for the
 /// first file high files were gold 21-37 % of the time per set and the first
 /// gold file was high on 40-77 % of the tasks; with these rules 49-53 % and
-/// 57-68 % (the full loop's figures per set are in the README).
+/// 57-68 % (the full loop's figures per set are in bench/README.md).
 ///
 /// The two lexical rules also need a BM25 of at least `min_bm25`: a share of
 /// the best file's score is no evidence when the best has none.
