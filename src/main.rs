@@ -21,10 +21,7 @@ fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
+        .with_env_filter(log_filter())
         .init();
     let result = match cli.command {
         Command::Serve {
@@ -69,5 +66,27 @@ fn main() -> ExitCode {
             eprintln!("ctxloop: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// The log filter: `RUST_LOG`, default `warn`. The `ignore` crate's own
+/// debug and trace lines name every hidden and ignored file the walk skips
+/// (`ignoring /root/.env: Ignore(IgnoreMatch(Hidden))`, with the rule), so
+/// they stay off under `RUST_LOG=debug` or `trace` unless `RUST_LOG` names
+/// the crate (`ignore=debug`): a log asked for to see ctxloop's phases
+/// should not list the files the walk keeps out (probe of session 37).
+fn log_filter() -> tracing_subscriber::EnvFilter {
+    let asked = std::env::var("RUST_LOG").unwrap_or_default();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let names_ignore = asked
+        .split(',')
+        .any(|d| d.trim().split(['=', '[', ':']).next() == Some("ignore"));
+    if names_ignore {
+        return filter;
+    }
+    match "ignore=info".parse() {
+        Ok(directive) => filter.add_directive(directive),
+        Err(_) => filter,
     }
 }

@@ -390,6 +390,78 @@ fn evaluating_a_cycle_again_gives_the_same_answer() {
     assert_eq!(judged, 1, "{:?}", reasons(&second));
 }
 
+#[test]
+fn a_file_deleted_or_ignored_between_cycles_leaves_the_session_answer() {
+    // Probe of session 37: a file the first dispatch returned, deleted
+    // before the session's next dispatch, stayed ranked with no text, and
+    // the next evaluate panicked ("no entry found for key"); every later
+    // call on the session then failed on the poisoned lock.
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    for name in ["alpha", "beta", "gamma"] {
+        write(
+            p,
+            &format!("pkg/{name}.py"),
+            format!("def {IDENT}_{name}():\n    {IDENT}()\n"),
+        );
+    }
+    let engine = Engine::new(EngineOptions {
+        root: Some(p.to_path_buf()),
+        ..Default::default()
+    });
+    let task = format!("{IDENT} fails on empty input");
+    let d = engine
+        .dispatch(
+            DispatchParams {
+                task: Some(task),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap();
+    assert_eq!(d.candidates.len(), 3, "{:?}", d.candidates);
+    std::fs::remove_file(p.join("pkg/gamma.py")).unwrap();
+    write(p, ".ignore", "pkg/beta.py\n");
+    let again = DispatchParams {
+        session_id: Some(d.session_id.clone()),
+        ..Default::default()
+    };
+    engine.dispatch(again, &CallOptions::PLAIN).unwrap();
+    let evaluate = || {
+        engine.evaluate(
+            EvaluateParams {
+                session_id: d.session_id.clone(),
+                judgments: Vec::new(),
+            },
+            &CallOptions::PLAIN,
+        )
+    };
+    for _ in 0..2 {
+        let e = evaluate().unwrap();
+        let paths: Vec<&str> = e.evaluations.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["pkg/alpha.py"], "{paths:?}");
+    }
+    // A file deleted between a dispatch and its evaluate is not evaluated,
+    // and a judgment naming it is refused.
+    std::fs::remove_file(p.join("pkg/alpha.py")).unwrap();
+    let e = evaluate().unwrap();
+    assert!(e.evaluations.is_empty(), "{:?}", e.evaluations);
+    let err = engine
+        .evaluate(
+            EvaluateParams {
+                session_id: d.session_id.clone(),
+                judgments: vec![Judgment {
+                    path: "pkg/alpha.py".into(),
+                    relevance: 0.9,
+                    missing_context: None,
+                }],
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("no such file"), "{err}");
+}
+
 /// A judgment's path is read the same way whatever `.` segments or repeated
 /// `/` it holds: `./src/main.py` was accepted, `src//main.py` refused as "no
 /// such file under the session's root" (probe 32, P15). `..` is never

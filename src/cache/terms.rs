@@ -185,4 +185,48 @@ mod tests {
         cache.store_terms(&key, &TERMS);
         assert_eq!(cache.terms(&key).as_deref(), Some(&TERMS[..]));
     }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_link_in_an_entry_place_is_a_miss_never_a_hang() {
+        // Probe of session 37: a FIFO put in place of an entry by anyone who
+        // can write to a shared cache directory held every call that looked
+        // the entry up (the `open` blocks for a writer that never comes).
+        let (tmp, cache) = cache();
+        let key = TermsKey::new("alpha = beta\n");
+        cache.store_terms(&key, &TERMS);
+        let path = cache.terms_path(&key);
+        std::fs::remove_file(&path).unwrap();
+        let fifo = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(fifo.unwrap().success());
+        // On a thread, so that a hang fails the test instead of holding it.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let looked_up = std::thread::spawn({
+            let cache = std::sync::Arc::new(cache);
+            let key = TermsKey::new("alpha = beta\n");
+            move || {
+                let found = cache.terms(&key);
+                cache.store_terms(&key, &TERMS);
+                tx.send((found, cache.terms(&key), cache.terms_stats()))
+                    .unwrap();
+            }
+        });
+        let (found, rewritten, s) = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the lookup of a FIFO entry hung");
+        looked_up.join().unwrap();
+        assert_eq!(found, None);
+        assert_eq!(s.invalid, 1, "{s:?}");
+        assert_eq!(
+            rewritten.as_deref(),
+            Some(&TERMS[..]),
+            "the entry is written again"
+        );
+        // A symbolic link in an entry's place is not followed.
+        let target = tmp.path().join("elsewhere.idx");
+        std::fs::rename(&path, &target).unwrap();
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        let cache = DiskCache::open(tmp.path().join("cache"), &[]).unwrap();
+        assert_eq!(cache.terms(&key), None);
+    }
 }

@@ -38,6 +38,11 @@ impl Session {
         self.check_includes(&loaded, &filter, walk_stopped, &mut stats)?;
         stats.terms_cut = self.task_query.cut.clone();
         self.check_excludes(&loaded, &filter, walk_stopped, &stats)?;
+        self.corpus = docs
+            .iter()
+            .map(|(p, d, _)| (p.clone(), d.clone()))
+            .collect();
+        self.forget_gone();
         let cands: Vec<Candidate> = docs
             .iter()
             .map(|(rel, doc, allowed)| Candidate {
@@ -63,7 +68,6 @@ impl Session {
         self.bring_in_lifts(&filter);
         let linked = self.bring_in_links(&filter);
         let mut out_cands = self.merge(&scored, &cands, &linked);
-        self.corpus = docs.into_iter().map(|(p, d, _)| (p, d)).collect();
         self.stats = stats.clone();
         // The step-wise answer carries its snippets, packed as `retrieve`'s
         // are. `retrieve`'s own cycles skip them: it packs only its answer.
@@ -84,6 +88,47 @@ impl Session {
             stats,
             truncated: self.truncated.clone(),
         })
+    }
+
+    /// Forgets what earlier cycles kept of files this cycle's walk did not
+    /// find: deleted, renamed, or now hidden or ignored since the last
+    /// `dispatch` of the session. Before, they stayed ranked with no text
+    /// behind them, and the next `evaluate` panicked looking it up (probe of
+    /// session 37), leaving the session unusable.
+    fn forget_gone(&mut self) {
+        let corpus = &self.corpus;
+        self.files.retain(|p, _| corpus.contains_key(p));
+        self.returned.retain(|p, _| corpus.contains_key(p));
+        self.snippets.retain(|p, _| corpus.contains_key(p));
+        self.expanded.retain(|p| corpus.contains_key(p));
+        self.links.retain(|l| corpus.contains_key(&l.path));
+        if let Some(lift) = &mut self.lift {
+            lift.files.retain(|l| corpus.contains_key(&l.path));
+        }
+    }
+
+    /// Between a step-wise `dispatch` and its `evaluate` the agent may
+    /// delete or rename files: those the session ranks that are no longer a
+    /// regular file at their path are forgotten (one `stat` each, for the
+    /// files the session scored, not the whole tree), so the evaluation
+    /// never names a file that is gone (probe of session 37). Edits and new
+    /// ignore rules show at the next `dispatch`, which reads the tree again.
+    pub(super) fn forget_deleted(&mut self) {
+        let root = self.config.root.clone();
+        let gone: Vec<String> = self
+            .files
+            .keys()
+            .filter(|p| !std::fs::metadata(root.join(p)).is_ok_and(|m| m.is_file()))
+            .cloned()
+            .collect();
+        if gone.is_empty() {
+            return;
+        }
+        for p in &gone {
+            self.corpus.remove(p);
+        }
+        self.candidates.retain(|p| !gone.contains(p));
+        self.forget_gone();
     }
 
     /// Starts reading the root's history (one `git log`, into the engine's

@@ -30,6 +30,9 @@ impl Session {
                 action: "evaluate",
             });
         }
+        if !self.reuse_walk {
+            self.forget_deleted();
+        }
         self.judge(judgments)?;
         // Evaluated again in the same cycle (the agent judging again, or a
         // retry): this evaluation replaces the last one's record, so the stop
