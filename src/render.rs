@@ -572,18 +572,36 @@ impl Render for EvaluateOutput {
 }
 
 impl Render for RefineOutput {
+    /// One line of what the next cycle adds: keywords, include globs, focus
+    /// areas, linked candidates and excludes, each list written `none` when
+    /// empty. The include globs and linked candidates were left out, and an
+    /// empty list printed as nothing (probe of session 37).
     fn text(&self) -> String {
         let out = self;
+        let list = |items: &[String]| {
+            if items.is_empty() {
+                "none".to_string()
+            } else {
+                items
+                    .iter()
+                    .map(|i| one_line(i))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
         format!(
-            "next cycle {}: done={}{}; added keywords: {}; focus: {}; excluded: {}",
+            "next cycle {}: done={}{}; added keywords: {}; patterns: {}; focus: {}; linked \
+             candidates: {}; excluded: {}",
             out.cycle,
             out.done,
             out.stop_reason
                 .map(|r| format!(" ({})", r.as_str()))
                 .unwrap_or_default(),
-            out.added.keywords.join(", "),
-            out.added.focus_areas.join(", "),
-            out.excluded.join(", ")
+            list(&out.added.keywords),
+            list(&out.added.patterns),
+            list(&out.added.focus_areas),
+            list(&out.added.candidates),
+            list(&out.excluded)
         )
     }
 }
@@ -591,6 +609,30 @@ impl Render for RefineOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refine_text_names_every_kind_it_added_and_none_for_an_empty_list() {
+        let out = crate::types::RefineOutput {
+            session_id: "s".into(),
+            cycle: 2,
+            query: Default::default(),
+            added: crate::types::Added {
+                patterns: vec!["src/**: from the agent".into()],
+                candidates: vec!["src/b.py: uses `f` from high file src/a.py".into()],
+                ..Default::default()
+            },
+            excluded: Vec::new(),
+            done: false,
+            stop_reason: None,
+            files: Vec::new(),
+        };
+        assert_eq!(
+            out.text(),
+            "next cycle 2: done=false; added keywords: none; patterns: src/**: from the agent; \
+             focus: none; linked candidates: src/b.py: uses `f` from high file src/a.py; \
+             excluded: none"
+        );
+    }
 
     #[test]
     fn snippet_text_keeps_tabs_and_crlf_line_ends_and_escapes_other_controls() {

@@ -50,6 +50,22 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     } = driver;
     results.sort_by_key(|(i, _)| *i);
     let results: Vec<TaskResult> = results.into_iter().map(|(_, r)| r).collect();
+    // A table of `n 0` and `-0.0` with exit status 0 read as a run that
+    // measured something (probe of session 37).
+    if results.is_empty() {
+        let reasons: Vec<String> = skipped
+            .iter()
+            .take(3)
+            .map(|s| format!("{}: {}", s.instance_id, s.reason))
+            .collect();
+        bail!(
+            "no task could be run: all {} selected were skipped ({}{}); fix those tasks \
+             (gold_files, base_commit, repo) or select others",
+            skipped.len(),
+            reasons.join("; "),
+            if skipped.len() > 3 { "; …" } else { "" }
+        );
+    }
 
     let labels: Vec<String> = systems.iter().map(System::label).collect();
     let report = Report::new(

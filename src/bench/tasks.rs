@@ -4,7 +4,7 @@ use super::args::is_owner_name;
 use crate::lang::language_of;
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
@@ -65,7 +65,7 @@ impl Task {
 
 pub(super) fn load_tasks(files: &[PathBuf]) -> Result<Vec<Task>> {
     let mut tasks = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen: HashMap<String, String> = HashMap::new();
     for file in files {
         let reader = BufReader::new(
             std::fs::File::open(file)
@@ -121,10 +121,23 @@ pub(super) fn load_tasks(files: &[PathBuf]) -> Result<Vec<Task>> {
                 check_gold_lines(lines, &task.gold_files)
                     .with_context(|| format!("{}:{}: bad gold_lines", file.display(), i + 1))?;
             }
-            // Instance ids name tasks in the report; a second copy would count twice.
-            if seen.insert(task.instance_id.clone()) {
-                tasks.push(task);
+            // Instance ids name tasks in the report; a second copy would
+            // count twice, and dropping it without a word hid a task the
+            // file meant to run (probe of session 37).
+            if let Some(first) = seen.get(&task.instance_id) {
+                bail!(
+                    "{}:{}: instance_id {:?} is already the id of the task at {first}; \
+                     give each task its own id (and name each task file once in --tasks)",
+                    file.display(),
+                    i + 1,
+                    task.instance_id
+                );
             }
+            seen.insert(
+                task.instance_id.clone(),
+                format!("{}:{}", file.display(), i + 1),
+            );
+            tasks.push(task);
         }
     }
     Ok(tasks)
@@ -218,6 +231,29 @@ mod tests {
         assert!(err.contains("range [0, 2] is not 1-based"), "{err}");
         let err = load(r#"{"a.rs":[[5,2]]}"#).unwrap_err();
         assert!(err.contains("range [5, 2]"), "{err}");
+    }
+
+    #[test]
+    fn a_repeated_instance_id_is_an_error_naming_both_lines() {
+        // It was dropped without a word: the report said 1/1 tasks.
+        let dir = tempfile::tempdir().unwrap();
+        let line = |id: &str| {
+            format!(
+                r#"{{"instance_id":"{id}","repo":"o/n","base_commit":"abcdef1","problem_statement":"how?","gold_files":["a.rs"]}}"#
+            )
+        };
+        let file = dir.path().join("t.jsonl");
+        std::fs::write(&file, [line("a"), line("b"), line("a")].join("\n")).unwrap();
+        let err = format!("{:#}", load_tasks(std::slice::from_ref(&file)).unwrap_err());
+        assert!(
+            err.contains("t.jsonl:3: instance_id \"a\" is already the id of the task at")
+                && err.contains("t.jsonl:1"),
+            "{err}"
+        );
+        // The same file named twice is the same mistake.
+        std::fs::write(&file, line("a")).unwrap();
+        assert!(load_tasks(&[file.clone(), file.clone()]).is_err());
+        assert_eq!(load_tasks(&[file]).unwrap().len(), 1);
     }
 
     #[test]
