@@ -537,6 +537,15 @@ impl Render for DispatchOutput {
             out.stats.files_walked
         );
         text.push_str(&unsearched_lines(&out.stats));
+        // A later cycle lists only files new or rescored since the last: an
+        // empty list said nothing of why (probe of session 37).
+        if out.candidates.is_empty() && out.cycle > 1 {
+            text.push_str(
+                "no new candidates: every file this cycle's query finds was returned in an \
+                 earlier cycle with the same score, or is excluded; `evaluate` (judgments) and \
+                 `refine` (keywords, globs) change what the next cycle looks for\n",
+            );
+        }
         for c in &out.candidates {
             text.push_str(&format!(
                 "- {} {} {}\n",
@@ -609,6 +618,22 @@ impl Render for RefineOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_later_dispatch_with_no_new_candidate_says_why() {
+        let out = |cycle| crate::types::DispatchOutput {
+            session_id: "s".into(),
+            cycle,
+            query: Default::default(),
+            candidates: Vec::new(),
+            dropped: Vec::new(),
+            tokens: 0,
+            stats: Default::default(),
+            truncated: None,
+        };
+        assert!(out(2).text().contains("\nno new candidates: every file"));
+        assert!(!out(1).text().contains("no new candidates"));
+    }
 
     #[test]
     fn refine_text_names_every_kind_it_added_and_none_for_an_empty_list() {
