@@ -247,6 +247,25 @@ fn cli_errors_say_the_cause_once_how_to_fix_it_and_the_argument_as_given() {
             file
         )
     );
+    // A symbolic link to nothing said only "File exists (os error 17)".
+    #[cfg(unix)]
+    {
+        let link = dir.path().join("cache-link");
+        std::os::unix::fs::symlink(dir.path().join("gone"), &link).unwrap();
+        let err = run(
+            &[
+                &os("--root"),
+                fixture.as_os_str(),
+                &os("--cache-dir"),
+                link.as_os_str(),
+            ],
+            dir.path(),
+        );
+        assert!(
+            err.contains("it is a symbolic link to") && err.contains("which does not exist"),
+            "{err}"
+        );
+    }
     let err = run(
         &[
             &os("--root"),

@@ -141,6 +141,19 @@ impl DiskCache {
                 "a file is there, not a directory",
             )));
         }
+        // A symbolic link to nothing: creating the directory said only "File
+        // exists" (probe of session 37).
+        if given.symlink_metadata().is_ok_and(|m| m.is_symlink()) && given.metadata().is_err() {
+            let target = std::fs::read_link(&given).unwrap_or_default();
+            return Err(fail(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!(
+                    "it is a symbolic link to {:?}, which does not exist: create that directory, \
+                     or name another",
+                    crate::error::clip(&target.to_string_lossy())
+                ),
+            )));
+        }
         create_private_dir(&given).map_err(fail)?;
         let dir = given.canonicalize().map_err(fail)?;
         if !dir.is_dir() {
