@@ -109,7 +109,7 @@ pub struct Weights {
     /// 2026-12-07, same trees, bfc37f0 + this rule at 0, 1 and 2): at 1,
     /// dev-multilang Acc@1/5/10 39.2/67.8/76.2 → 39.4/68.0/76.4, first gold
     /// file high 58.4 → 58.8 %, edit recall 55.46 → 55.51 %; held-out
-    /// (Kotlin … Lua, 339) 32.7/67.0/79.9 → 33.0/67.0/79.6 (one task up at
+    /// (Kotlin … Lua, 339) 32.7/66.7/79.9 → 33.0/67.0/79.6 (one task up at
     /// Acc@1 and @5, one down at @10); Haskell-OCaml-Zig (175) Acc@5/10
     /// 69.7/81.7 → 70.3/82.3; dev-python, dev-rust, dev-questions every
     /// Acc@k and edit recall the same; Erlang-Julia-R (129) the same Acc@k,
