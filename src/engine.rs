@@ -448,7 +448,7 @@ impl Engine {
             // A new session takes the filters as its initial query.
             let cfg = self.config(&p)?;
             let session = self.sessions.create(cfg);
-            let mut s = session.lock().expect("session poisoned");
+            let mut s = self.lock_session(&session)?;
             self.equip(&mut s, opts.history);
             s.limits = limits;
             let mut out = match s.dispatch(&self.corpus, &[], &[], &[]) {
@@ -464,7 +464,7 @@ impl Engine {
         };
         // A continued session adds the filters to its query.
         let session = self.sessions.get(id)?;
-        let mut s = session.lock().expect("session poisoned");
+        let mut s = self.lock_session(&session)?;
         self.same_start(&s, &p)?;
         if s.cycles_run() >= s.config.max_cycles {
             return Err(Error::CyclesSpent {
@@ -534,6 +534,22 @@ impl Engine {
         Ok(())
     }
 
+    /// Locks a session for a call. A call that panicked while it held the
+    /// lock (answered as an internal error) poisons it: the session may be
+    /// half-updated, so it is closed and the call gets
+    /// [`Error::SessionBroken`], where every later call on it answered
+    /// "panicked … session poisoned" (probe of session 37).
+    fn lock_session<'a>(
+        &self,
+        session: &'a std::sync::Mutex<crate::session::Session>,
+    ) -> Result<std::sync::MutexGuard<'a, crate::session::Session>> {
+        session.lock().map_err(|poisoned| {
+            let id = poisoned.into_inner().id.clone();
+            self.sessions.remove(&id);
+            Error::SessionBroken { id }
+        })
+    }
+
     /// `evaluate`: score the session's candidates, blending agent judgments,
     /// within the engine's deadline and `opts.cancel` (the other options are
     /// not read).
@@ -556,7 +572,7 @@ impl Engine {
         crate::request::one_judgment_per_file(&judgments)?;
         let _busy = Busy::new(&self.busy);
         let session = self.sessions.get(&p.session_id)?;
-        let mut s = session.lock().expect("session poisoned");
+        let mut s = self.lock_session(&session)?;
         // This call's own deadline and cancellation: the limits of the
         // `dispatch` call before it are over.
         s.limits = Limits::new(Some(self.deadline_ms(None)?), opts.cancel.cloned());
@@ -578,7 +594,7 @@ impl Engine {
         crate::config::check_lists(&p.patterns, &p.excludes, &p.keywords)?;
         Filter::new(&p.patterns, &p.excludes)?;
         let session = self.sessions.get(&p.session_id)?;
-        let mut s = session.lock().expect("session poisoned");
+        let mut s = self.lock_session(&session)?;
         if !s.is_evaluated() {
             return Err(Error::NothingToEvaluate {
                 id: p.session_id.clone(),
@@ -586,5 +602,57 @@ impl Engine {
             });
         }
         Ok(s.refine(&p.keywords, &p.patterns, &p.excludes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DispatchParams, EvaluateParams};
+
+    #[test]
+    fn a_session_a_call_panicked_in_is_closed_with_an_error_not_a_panic_per_call() {
+        // Probe of session 37: after one panic, every later evaluate and
+        // refine on the session answered "panicked … session poisoned".
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.py"), "def frobnicate():\n    pass\n").unwrap();
+        let engine = Engine::new(EngineOptions {
+            root: Some(dir.path().to_path_buf()),
+            ..Default::default()
+        });
+        let d = engine
+            .dispatch(
+                DispatchParams {
+                    task: Some("frobnicate fails".into()),
+                    ..Default::default()
+                },
+                &CallOptions::PLAIN,
+            )
+            .unwrap();
+        let session = engine.sessions.get(&d.session_id).unwrap();
+        let poison = std::thread::spawn(move || {
+            let _held = session.lock().unwrap();
+            panic!("a call that panics while it holds the session");
+        });
+        assert!(poison.join().is_err());
+        let evaluate = || {
+            engine
+                .evaluate(
+                    EvaluateParams {
+                        session_id: d.session_id.clone(),
+                        judgments: Vec::new(),
+                    },
+                    &CallOptions::PLAIN,
+                )
+                .unwrap_err()
+                .to_string()
+        };
+        let err = evaluate();
+        assert!(
+            err.contains("was closed: an earlier call on it stopped"),
+            "{err}"
+        );
+        // Closed: the next call finds no such session, and says how to start one.
+        assert!(evaluate().contains("unknown session"));
     }
 }

@@ -191,6 +191,15 @@ pub enum Error {
         max: usize,
     },
 
+    /// An earlier call on this session stopped on an internal error (a
+    /// panic, caught and answered as an error) and may have left the
+    /// session half-updated: it is closed.
+    #[error("session {:?} was closed: an earlier call on it stopped on an internal error, which may have left it half-updated. Call `dispatch` without session_id to start a new session (and report the earlier error, please)", clip(.id))]
+    SessionBroken {
+        /// The session id given.
+        id: String,
+    },
+
     /// A continued session was given another task, root or setting.
     #[error("session {:?} was started with {field} {:?}, not {:?}: a session keeps the task, root and settings it started with. Omit `{field}` to continue it, or call `dispatch` without session_id to start a new session", clip(.id), clip(.started), clip(.given))]
     SessionMismatch {
