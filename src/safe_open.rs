@@ -102,22 +102,63 @@ impl Beneath {
     }
 }
 
+/// How every file this module opens is opened on unix: read-only, not
+/// through a symbolic link, non-blocking (a FIFO cannot hang the open), not
+/// as a controlling terminal, closed on exec.
 #[cfg(unix)]
-fn open_beneath(root_fd: &rustix::fd::OwnedFd, parts: &[&str]) -> io::Result<File> {
-    use rustix::fs::{fstat, openat, FileType, Mode, OFlags};
-    let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    let file_flags =
-        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
-    let regular = |fd: rustix::fd::OwnedFd| -> io::Result<File> {
-        if FileType::from_raw_mode(fstat(&fd)?.st_mode).is_file() {
-            Ok(File::from(fd))
+const FILE_FLAGS: rustix::fs::OFlags = rustix::fs::OFlags::RDONLY
+    .union(rustix::fs::OFlags::NOFOLLOW)
+    .union(rustix::fs::OFlags::NONBLOCK)
+    .union(rustix::fs::OFlags::NOCTTY)
+    .union(rustix::fs::OFlags::CLOEXEC);
+
+/// `fd` as a [`File`] if it is a regular file, else an error.
+#[cfg(unix)]
+fn regular(fd: rustix::fd::OwnedFd) -> io::Result<File> {
+    use rustix::fs::{fstat, FileType};
+    if FileType::from_raw_mode(fstat(&fd)?.st_mode).is_file() {
+        Ok(File::from(fd))
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ))
+    }
+}
+
+/// Opens a file the program keeps itself (a cache entry, a file of a git
+/// directory) for reading, as walked files are opened: a symbolic link or
+/// anything but a regular file (a FIFO someone put there, which a blocking
+/// `open` would wait on for ever) is an error, checked on the opened file.
+/// `NotFound` when there is nothing at `path`.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    #[cfg(unix)]
+    {
+        regular(rustix::fs::open(
+            path,
+            FILE_FLAGS,
+            rustix::fs::Mode::empty(),
+        )?)
+    }
+    #[cfg(not(unix))]
+    {
+        let file = File::open(path)?;
+        if file.metadata()?.is_file() {
+            Ok(file)
         } else {
             Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 "not a regular file",
             ))
         }
-    };
+    }
+}
+
+#[cfg(unix)]
+fn open_beneath(root_fd: &rustix::fd::OwnedFd, parts: &[&str]) -> io::Result<File> {
+    use rustix::fs::{openat, Mode, OFlags};
+    let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let file_flags = FILE_FLAGS;
     #[cfg(target_os = "linux")]
     {
         use rustix::fs::{openat2, ResolveFlags};

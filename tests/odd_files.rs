@@ -326,6 +326,34 @@ fn windows_separators_in_globs_roots_and_judgments_are_normalised() {
     assert_eq!(judged.map(|f| f.relevance), Some(0.95));
 }
 
+/// An engine whose root is `root`, and the first `dispatch` of a new
+/// step-wise session of `task` on it.
+fn new_session(root: &Path, task: &str) -> (Engine, ctxloop::types::DispatchOutput) {
+    let engine = Engine::new(EngineOptions {
+        root: Some(root.to_path_buf()),
+        ..Default::default()
+    });
+    let params = DispatchParams {
+        task: Some(task.into()),
+        ..Default::default()
+    };
+    let d = engine.dispatch(params, &CallOptions::PLAIN).unwrap();
+    (engine, d)
+}
+
+/// `evaluate` of the session `id` with `judgments`.
+fn evaluate(
+    engine: &Engine,
+    id: &str,
+    judgments: Vec<Judgment>,
+) -> ctxloop::error::Result<ctxloop::types::EvaluateOutput> {
+    let params = EvaluateParams {
+        session_id: id.into(),
+        judgments,
+    };
+    engine.evaluate(params, &CallOptions::PLAIN)
+}
+
 /// The same evaluation sent twice in one cycle (an agent's retry) answered
 /// `refine`, then `finalize` (the second compared the cycle with itself), and
 /// each call added another "agent judged" reason and the same gap (probe 36).
@@ -343,35 +371,16 @@ fn evaluating_a_cycle_again_gives_the_same_answer() {
         format!("from main import {IDENT}\n"),
     );
     write(dir.path(), "src/other.py", "x = 1\n");
-    let engine = Engine::new(EngineOptions {
-        root: Some(dir.path().to_path_buf()),
-        ..Default::default()
-    });
-    let d = engine
-        .dispatch(
-            DispatchParams {
-                task: Some(format!("{IDENT} fails on empty input")),
-                ..Default::default()
-            },
-            &CallOptions::PLAIN,
-        )
-        .unwrap();
-    let evaluate = || {
-        engine
-            .evaluate(
-                EvaluateParams {
-                    session_id: d.session_id.clone(),
-                    judgments: vec![Judgment {
-                        path: "src/main.py".into(),
-                        relevance: 0.9,
-                        missing_context: Some("where the input is read".into()),
-                    }],
-                },
-                &CallOptions::PLAIN,
-            )
-            .unwrap()
+    let (engine, d) = new_session(dir.path(), &format!("{IDENT} fails on empty input"));
+    let judge = || {
+        let j = Judgment {
+            path: "src/main.py".into(),
+            relevance: 0.9,
+            missing_context: Some("where the input is read".into()),
+        };
+        evaluate(&engine, &d.session_id, vec![j]).unwrap()
     };
-    let (first, second) = (evaluate(), evaluate());
+    let (first, second) = (judge(), judge());
     assert_eq!(first.decision, second.decision);
     assert_eq!(first.gaps, second.gaps);
     let reasons = |e: &ctxloop::types::EvaluateOutput| {
@@ -405,20 +414,7 @@ fn a_file_deleted_or_ignored_between_cycles_leaves_the_session_answer() {
             format!("def {IDENT}_{name}():\n    {IDENT}()\n"),
         );
     }
-    let engine = Engine::new(EngineOptions {
-        root: Some(p.to_path_buf()),
-        ..Default::default()
-    });
-    let task = format!("{IDENT} fails on empty input");
-    let d = engine
-        .dispatch(
-            DispatchParams {
-                task: Some(task),
-                ..Default::default()
-            },
-            &CallOptions::PLAIN,
-        )
-        .unwrap();
+    let (engine, d) = new_session(p, &format!("{IDENT} fails on empty input"));
     assert_eq!(d.candidates.len(), 3, "{:?}", d.candidates);
     std::fs::remove_file(p.join("pkg/gamma.py")).unwrap();
     write(p, ".ignore", "pkg/beta.py\n");
@@ -427,38 +423,23 @@ fn a_file_deleted_or_ignored_between_cycles_leaves_the_session_answer() {
         ..Default::default()
     };
     engine.dispatch(again, &CallOptions::PLAIN).unwrap();
-    let evaluate = || {
-        engine.evaluate(
-            EvaluateParams {
-                session_id: d.session_id.clone(),
-                judgments: Vec::new(),
-            },
-            &CallOptions::PLAIN,
-        )
-    };
+    let unjudged = || evaluate(&engine, &d.session_id, Vec::new());
     for _ in 0..2 {
-        let e = evaluate().unwrap();
+        let e = unjudged().unwrap();
         let paths: Vec<&str> = e.evaluations.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(paths, ["pkg/alpha.py"], "{paths:?}");
     }
     // A file deleted between a dispatch and its evaluate is not evaluated,
     // and a judgment naming it is refused.
     std::fs::remove_file(p.join("pkg/alpha.py")).unwrap();
-    let e = evaluate().unwrap();
+    let e = unjudged().unwrap();
     assert!(e.evaluations.is_empty(), "{:?}", e.evaluations);
-    let err = engine
-        .evaluate(
-            EvaluateParams {
-                session_id: d.session_id.clone(),
-                judgments: vec![Judgment {
-                    path: "pkg/alpha.py".into(),
-                    relevance: 0.9,
-                    missing_context: None,
-                }],
-            },
-            &CallOptions::PLAIN,
-        )
-        .unwrap_err();
+    let j = Judgment {
+        path: "pkg/alpha.py".into(),
+        relevance: 0.9,
+        missing_context: None,
+    };
+    let err = evaluate(&engine, &d.session_id, vec![j]).unwrap_err();
     assert!(err.to_string().contains("no such file"), "{err}");
 }
 
@@ -1123,6 +1104,18 @@ fn files_whose_names_are_not_utf8_are_listed_as_skipped_never_hidden_or_ignored_
             && err.contains(r"does not read (src/bad\xffname.py)")
             && err.contains("(3 files walked)")
             && err.contains("rename those files"),
+        "{err}"
+    );
+    // With a glob that matches nothing beside it, still nothing to search:
+    // the error names the glob that matched only such names.
+    let err = first_dispatch_error(
+        &Engine::new(EngineOptions::default()),
+        root,
+        &["src/bad*", "nowhere/**"],
+        &[],
+    );
+    assert!(
+        err.contains(r#"the include glob "src/bad*" (`patterns`, --include) matches only files"#),
         "{err}"
     );
 }

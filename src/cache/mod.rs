@@ -214,28 +214,17 @@ impl DiskCache {
 
     /// The bytes of the entry at `path`: `None` when there is none,
     /// `Some(Err(()))` when it cannot be read whole, is larger than
-    /// [`MAX_ENTRY_BYTES`], or is not a regular file (unusable). On unix the
-    /// entry is opened non-blocking and without following a symbolic link:
-    /// a FIFO put in an entry's place by anyone who can write to a shared
-    /// cache directory held the call past its deadline (probe of session
-    /// 37); now it is a miss, and the entry written after it replaces it.
+    /// [`MAX_ENTRY_BYTES`], or is a symbolic link or not a regular file
+    /// ([`crate::safe_open::open_regular`]): a FIFO put in an entry's place
+    /// by anyone who can write to a shared cache directory held the call
+    /// past its deadline (probe of session 37); now it is a miss, and the
+    /// entry written after it replaces it.
     fn read_entry(&self, path: &Path) -> Option<Result<Vec<u8>, ()>> {
-        let mut open = std::fs::OpenOptions::new();
-        open.read(true);
-        #[cfg(unix)]
-        {
-            use rustix::fs::OFlags;
-            use std::os::unix::fs::OpenOptionsExt;
-            open.custom_flags((OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::NOCTTY).bits() as i32);
-        }
-        let file = match open.open(path) {
+        let file = match crate::safe_open::open_regular(path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
             Err(_) => return Some(Err(())),
         };
-        if !file.metadata().is_ok_and(|m| m.is_file()) {
-            return Some(Err(()));
-        }
         let mut bytes = Vec::new();
         let read = file.take(MAX_ENTRY_BYTES + 1).read_to_end(&mut bytes);
         if read.is_err() || bytes.len() as u64 > MAX_ENTRY_BYTES {

@@ -124,12 +124,14 @@ pub(crate) fn run_checked(mut cmd: Command, stop: &dyn Fn() -> bool) -> Option<(
 /// `GIT_NO_REPLACE_OBJECTS`). Part of the persistent cache's key of a log,
 /// so that deepening a clone reads the log again.
 fn log_shape(git_dir: &Path) -> Vec<u8> {
-    // Regular files only: reading a FIFO would wait for ever.
+    // Regular files only, checked on the opened file: reading a FIFO
+    // would wait for ever.
     let read = |p: PathBuf| {
-        std::fs::metadata(&p)
-            .is_ok_and(|m| m.is_file())
-            .then(|| std::fs::read(&p).ok())
-            .flatten()
+        let mut bytes = Vec::new();
+        crate::safe_open::open_regular(&p)
+            .and_then(|mut f| std::io::Read::read_to_end(&mut f, &mut bytes))
+            .ok()
+            .map(|_| bytes)
     };
     let mut dirs = vec![git_dir.to_path_buf()];
     if let Some(common) = read(git_dir.join("commondir")).and_then(|b| String::from_utf8(b).ok()) {

@@ -98,6 +98,7 @@ impl Session {
     fn forget_gone(&mut self) {
         let corpus = &self.corpus;
         self.files.retain(|p, _| corpus.contains_key(p));
+        self.candidates.retain(|p| corpus.contains_key(p));
         self.returned.retain(|p, _| corpus.contains_key(p));
         self.snippets.retain(|p, _| corpus.contains_key(p));
         self.expanded.retain(|p| corpus.contains_key(p));
@@ -114,21 +115,19 @@ impl Session {
     /// never names a file that is gone (probe of session 37). Edits and new
     /// ignore rules show at the next `dispatch`, which reads the tree again.
     pub(super) fn forget_deleted(&mut self) {
-        let root = self.config.root.clone();
+        let root = &self.config.root;
         let gone: Vec<String> = self
             .files
             .keys()
             .filter(|p| !std::fs::metadata(root.join(p)).is_ok_and(|m| m.is_file()))
             .cloned()
             .collect();
-        if gone.is_empty() {
-            return;
-        }
         for p in &gone {
             self.corpus.remove(p);
         }
-        self.candidates.retain(|p| !gone.contains(p));
-        self.forget_gone();
+        if !gone.is_empty() {
+            self.forget_gone();
+        }
     }
 
     /// Starts reading the root's history (one `git log`, into the engine's
@@ -346,21 +345,32 @@ impl Session {
             .filter(|g| !g.trim().is_empty() && !g.trim().starts_with('!'))
             .count();
         let walked = self.walked_paths(loaded).count();
-        if self.cycle == 1 && walked > 0 && !unmatched.is_empty() && unmatched.len() == includes {
-            return Err(Error::NothingIncluded {
-                globs: unmatched,
-                root: self.config.root.clone(),
-                walked,
-            });
-        }
-        // Globs that match only names no answer can hold (not UTF-8, listed
-        // under "not searched") leave nothing to search either: "nothing
-        // matched: none of the files holds a word of the task" misled (probe
-        // of session 36).
-        let readable = loaded.iter().map(|l| l.entry.rel.as_str());
-        if self.cycle == 1 && !self.not_utf8.is_empty() && unmatched.is_empty() {
-            let on_readable = unmatched_includes(&self.query.patterns, readable);
+        if self.cycle == 1 && walked > 0 && includes > 0 {
+            // Nothing to search when no include glob matches a file that can
+            // be read: those that match only names no answer can hold (not
+            // UTF-8, listed under "not searched") are named as such, where
+            // "nothing matched: none of the files holds a word of the task"
+            // misled (probe of session 36); else the globs match nothing.
+            let on_readable = if self.not_utf8.is_empty() {
+                unmatched.clone()
+            } else {
+                unmatched_includes(
+                    &self.query.patterns,
+                    loaded.iter().map(|l| l.entry.rel.as_str()),
+                )
+            };
             if on_readable.len() == includes {
+                let unreadable_only: Vec<String> = on_readable
+                    .into_iter()
+                    .filter(|g| !unmatched.contains(g))
+                    .collect();
+                if unreadable_only.is_empty() {
+                    return Err(Error::NothingIncluded {
+                        globs: unmatched,
+                        root: self.config.root.clone(),
+                        walked,
+                    });
+                }
                 let mut files: Vec<String> = self
                     .not_utf8
                     .iter()
@@ -373,7 +383,7 @@ impl Session {
                     files.push(format!("and {more} more"));
                 }
                 return Err(Error::IncludedNotReadable {
-                    globs: on_readable,
+                    globs: unreadable_only,
                     files,
                     root: self.config.root.clone(),
                     walked,
