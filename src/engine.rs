@@ -379,11 +379,11 @@ impl Engine {
         loop {
             let d = session.dispatch(&self.corpus, &[], &[], &[])?;
             if let Some(reason) = limits.hit() {
-                session.evaluate(&[])?;
+                session.evaluate(&self.corpus, &[])?;
                 session.stop_early(reason);
                 break;
             }
-            let e = session.evaluate(&[])?;
+            let e = session.evaluate(&self.corpus, &[])?;
             if let Some(progress) = opts.progress {
                 progress(
                     d.cycle,
@@ -576,7 +576,7 @@ impl Engine {
         // This call's own deadline and cancellation: the limits of the
         // `dispatch` call before it are over.
         s.limits = Limits::new(Some(self.deadline_ms(None)?), opts.cancel.cloned());
-        s.evaluate(&judgments)
+        s.evaluate(&self.corpus, &judgments)
     }
 
     /// `refine`: build the next query and say whether the loop is done. It

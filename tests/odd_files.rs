@@ -443,6 +443,53 @@ fn a_file_deleted_or_ignored_between_cycles_leaves_the_session_answer() {
     assert!(err.to_string().contains("no such file"), "{err}");
 }
 
+/// A step-wise `evaluate` reads the tree as it is at the call: a file edited
+/// after its `dispatch` shows its new text, and one ignored since is not
+/// evaluated (before, both showed the text the dispatch had read until the
+/// next dispatch: probe of session 37).
+#[test]
+fn evaluate_shows_an_edited_file_as_it_is_now_and_drops_a_newly_ignored_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    for name in ["alpha", "beta"] {
+        write(
+            p,
+            &format!("pkg/{name}.py"),
+            format!("def {IDENT}_{name}():\n    return {IDENT}(old_body_{name})\n"),
+        );
+    }
+    let (engine, d) = new_session(p, &format!("{IDENT}_alpha and {IDENT}_beta fail"));
+    assert_eq!(d.candidates.len(), 2, "{:?}", d.candidates);
+    let shown = |f: &ctxloop::types::File| -> String {
+        f.snippets.iter().map(|s| s.text.as_str()).collect()
+    };
+    let alpha = d
+        .candidates
+        .iter()
+        .find(|f| f.path == "pkg/alpha.py")
+        .unwrap();
+    assert!(shown(alpha).contains("old_body_alpha"), "{alpha:?}");
+    write(
+        p,
+        "pkg/alpha.py",
+        format!("# edited\n\ndef {IDENT}_alpha():\n    return {IDENT}(new_body_alpha)\n"),
+    );
+    write(p, ".ignore", "pkg/beta.py\n");
+    let e = evaluate(&engine, &d.session_id, Vec::new()).unwrap();
+    let paths: Vec<&str> = e.evaluations.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["pkg/alpha.py"], "{paths:?}");
+    let text = shown(&e.evaluations[0]);
+    assert!(text.contains("new_body_alpha"), "{text}");
+    assert!(!text.contains("old_body_alpha"), "{text}");
+    let j = Judgment {
+        path: "pkg/beta.py".into(),
+        relevance: 0.9,
+        missing_context: None,
+    };
+    let err = evaluate(&engine, &d.session_id, vec![j]).unwrap_err();
+    assert!(err.to_string().contains("no such file"), "{err}");
+}
+
 /// A judgment's path is read the same way whatever `.` segments or repeated
 /// `/` it holds: `./src/main.py` was accepted, `src//main.py` refused as "no
 /// such file under the session's root" (probe 32, P15). `..` is never

@@ -108,13 +108,34 @@ impl Session {
         }
     }
 
-    /// Between a step-wise `dispatch` and its `evaluate` the agent may
-    /// delete or rename files: those the session ranks that are no longer a
-    /// regular file at their path are forgotten (one `stat` each, for the
-    /// files the session scored, not the whole tree), so the evaluation
-    /// never names a file that is gone (probe of session 37). Edits and new
-    /// ignore rules show at the next `dispatch`, which reads the tree again.
-    pub(super) fn forget_deleted(&mut self) {
+    /// Between a step-wise `dispatch` and its `evaluate` the agent may edit,
+    /// delete, rename or newly ignore files: `evaluate` reads the tree again
+    /// (the walk and the corpus loader, which reads again only files whose
+    /// size or modification time changed), so its snippets and gaps come from
+    /// the text as it is at the call, and the files the walk no longer finds
+    /// (deleted, renamed, now hidden or ignored) are forgotten: the
+    /// evaluation never names them nor shows their old text (probes of
+    /// session 37). An edited file keeps the relevance the dispatch gave it
+    /// (the agent's judgment or the next dispatch scores it again). A walk
+    /// cut short by the call's deadline or cancellation leaves the session's
+    /// files as they were, less those that are no longer a regular file (one
+    /// `stat` each).
+    pub(super) fn read_again(&mut self, corpus: &Corpus) -> Result<()> {
+        let filter = Filter::new(&self.query.patterns, &self.query.excludes)?;
+        let (loaded, walk_stopped, _) = self.walk_and_read(corpus, Instant::now());
+        if walk_stopped.is_some() || self.limits.hit().is_some() {
+            self.forget_deleted();
+            return Ok(());
+        }
+        let (docs, _) = self.sort_out(&loaded, &filter, walk_stopped);
+        self.corpus = docs.into_iter().map(|(p, d, _)| (p, d)).collect();
+        self.forget_gone();
+        Ok(())
+    }
+
+    /// Forgets the session's files that are no longer a regular file at
+    /// their path (one `stat` each, for the files the session scored).
+    fn forget_deleted(&mut self) {
         let root = &self.config.root;
         let gone: Vec<String> = self
             .files

@@ -2,6 +2,7 @@
 
 use super::stop::{self, CycleFacts};
 use super::{links, Kept, Session};
+use crate::corpus::Corpus;
 use crate::error::{Error, Result};
 use crate::gaps::{self, InContext};
 use crate::request::ValidJudgment;
@@ -23,7 +24,14 @@ const MIN_LINK: f64 = 0.3;
 
 impl Session {
     /// EVALUATE: apply the agent's judgments, find the gaps, decide.
-    pub(crate) fn evaluate(&mut self, judgments: &[ValidJudgment]) -> Result<EvaluateOutput> {
+    /// `corpus` is the engine's loader: a step-wise evaluation reads the
+    /// tree again through it (see `read_again`); `retrieve`'s own cycles
+    /// keep the one snapshot of the call.
+    pub(crate) fn evaluate(
+        &mut self,
+        corpus: &Corpus,
+        judgments: &[ValidJudgment],
+    ) -> Result<EvaluateOutput> {
         if self.cycle == 0 {
             return Err(Error::NothingToEvaluate {
                 id: self.id.clone(),
@@ -31,7 +39,7 @@ impl Session {
             });
         }
         if !self.reuse_walk {
-            self.forget_deleted();
+            self.read_again(corpus)?;
         }
         self.judge(judgments)?;
         // Evaluated again in the same cycle (the agent judging again, or a

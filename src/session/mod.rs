@@ -484,7 +484,7 @@ pub(crate) mod tests {
         let corpus = Corpus::default();
         let mut s = Session::new("t".into(), config());
         s.dispatch(&corpus, &[], &[], &[]).unwrap();
-        s.evaluate(&[]).unwrap();
+        s.evaluate(&corpus, &[]).unwrap();
         let first: Vec<(String, f64)> = s
             .ranked()
             .into_iter()
@@ -492,7 +492,7 @@ pub(crate) mod tests {
             .collect();
         s.refine(&["session".into()], &[], &[]);
         s.dispatch(&corpus, &[], &[], &[]).unwrap();
-        s.evaluate(&[]).unwrap();
+        s.evaluate(&corpus, &[]).unwrap();
         for (p, r) in first {
             assert!(s.files[&p].relevance >= r, "{p} fell below {r}");
         }
@@ -506,7 +506,7 @@ pub(crate) mod tests {
         s.dispatch(&corpus, &[], &[], &[]).unwrap();
         // The deadline passes between dispatch and evaluate.
         s.limits = Limits::new(Some(0), None);
-        let e = s.evaluate(&[]).unwrap();
+        let e = s.evaluate(&corpus, &[]).unwrap();
         assert_eq!(s.done, Some(StopReason::Deadline));
         assert!(e.gaps.is_empty());
         assert_eq!(e.decision, DecisionKind::Finalize);
