@@ -17,7 +17,7 @@ pub(super) const MAX_BEST_SNIPPET_LINES: usize = 150;
 /// (one range line, and the lines between them, usually blank or a
 /// decorator, come with it), if the whole stays within
 /// `MAX_BEST_SNIPPET_LINES`.
-const MERGE_GAP: usize = 3;
+pub(super) const MERGE_GAP: usize = 3;
 
 /// Merges regions (best first) that overlap or lie at most `MERGE_GAP`
 /// lines apart into one, at the place of the better one, when the merged

@@ -4,6 +4,7 @@
 
 use super::cut::{
     cut_range, densest_window, merge_neighbours, MAX_BEST_SNIPPET_LINES, MAX_SNIPPET_LINES,
+    MERGE_GAP,
 };
 use super::evidence::{line_evidence, region_hits, LineEvidence, MAX_EVIDENCE};
 use crate::corpus::Doc;
@@ -55,7 +56,9 @@ const RARE_NAME_WORD: usize = 2;
 /// at most `MAX_SIGNATURE_GAP` lines above, and regions at most
 /// `MERGE_GAP` lines apart become one snippet; then each snippet takes the
 /// blank lines after it and the short comment or decorator block and blank
-/// line above it (see `with_context`). Line numbers are 1-based,
+/// line above it (see `with_context`), and the lines left between two
+/// snippets at most `MERGE_GAP` apart join the one above (`close_gaps`).
+/// Line numbers are 1-based,
 /// inclusive; [`pack`](super::pack) puts each file's snippets back in line order.
 pub fn snippets(
     doc: &Doc,
@@ -86,7 +89,7 @@ pub fn snippets(
         .into_iter()
         .map(|(s, e, max)| cut_range(&lines, s, e, q, &evidence, max))
         .collect();
-    with_context(&lines, merge_neighbours(chosen))
+    close_gaps(with_context(&lines, merge_neighbours(chosen)))
         .into_iter()
         .map(|(s, e)| Snippet {
             start_line: s,
@@ -121,15 +124,50 @@ fn is_lead_line(line: &str) -> bool {
         .any(|p| t.starts_with(p))
 }
 
+/// Gives the lines between two snippets at most `MERGE_GAP` apart (once
+/// each has its context) to the one above: shown both, they showed the
+/// reader all but those lines (go-task's `var checksumFilenameRegexp = ...`
+/// between two functions, the one line its fix changed). Not merged into
+/// one: a merged snippet too long for the budget left became a handle,
+/// where each alone kept its text (ripgrep, dev-rust: 14 edit lines lost).
+fn close_gaps(mut regions: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    let mut by_line: Vec<usize> = (0..regions.len()).collect();
+    by_line.sort_by_key(|&i| regions[i].0);
+    for w in by_line.windows(2) {
+        let (above, below) = (regions[w[0]], regions[w[1]]);
+        if below.0 > above.1 + 1 && below.0 <= above.1 + MERGE_GAP + 1 {
+            regions[w[0]].1 = below.0 - 1;
+        }
+    }
+    regions
+}
+
+/// Lines that only close the blocks around a region, at most, that join
+/// its end: a method's snippet ends at its own `}`, and the `}` of its impl
+/// or class below it is where a new method or impl is added (tokio's
+/// `impl PartialEq for CancellationToken`, inserted after the `}` closing
+/// `impl Clone`, the line after the `clone` method's snippet).
+const MAX_CLOSING_LINES: usize = 3;
+
+/// Whether a line (trimmed) only closes blocks: brackets, `;` and `,`
+/// (`}`, `};`, `})`, `]);`), or the `end` keyword of Ruby, Lua, Julia and
+/// Elixir.
+fn is_closing_line(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && (t == "end" || t.chars().all(|c| matches!(c, '}' | ')' | ']' | ';' | ',')))
+}
+
 /// The regions (after merging) with the lines around them where an edit
-/// often lands just outside the definition: the end moves past the blank
-/// lines after it (at most `MAX_TRAILING_BLANKS`; a new definition goes
-/// there, and the edit's line is the blank line it follows), the start
+/// often lands just outside the definition: the end moves past the lines
+/// that only close blocks (at most `MAX_CLOSING_LINES`: the `}` of the
+/// method's class) and then the blank lines after it (at most
+/// `MAX_TRAILING_BLANKS`; a new definition goes there, and the edit's line
+/// is the blank line it follows), the start
 /// moves up over the comment or decorator block directly above it (when
 /// it is at most `MAX_LEAD_LINES` long) and then one blank line (a new
 /// definition inserted before the one shown follows that blank line).
-/// Never into another region, so merging is decided on the definitions
-/// alone. Blank lines cost a byte each.
+/// Never into another region (`close_gaps` joins what it leaves between).
+/// Blank lines cost a byte each.
 fn with_context(lines: &[&str], regions: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
     let n = lines.len();
     let blank = |l: usize| lines[l - 1].trim().is_empty();
@@ -143,7 +181,11 @@ fn with_context(lines: &[&str], regions: Vec<(usize, usize)>) -> Vec<(usize, usi
                 .min()
                 .map_or(n, |o| o - 1);
             let mut end = e;
-            while end < (e + MAX_TRAILING_BLANKS).min(ceiling) && blank(end + 1) {
+            while end < (e + MAX_CLOSING_LINES).min(ceiling) && is_closing_line(lines[end]) {
+                end += 1;
+            }
+            let closed = end;
+            while end < (closed + MAX_TRAILING_BLANKS).min(ceiling) && blank(end + 1) {
                 end += 1;
             }
             end
@@ -1124,5 +1166,66 @@ mod tests {
             (func - 1, close - 1),
             "{sn:?}"
         );
+    }
+    #[test]
+    fn the_brace_closing_a_shown_method_s_impl_is_in_its_snippet() {
+        // tokio: `impl PartialEq for CancellationToken` went after the `}`
+        // closing `impl Clone`, one line past the `clone` method's own `}`.
+        let mut text = String::from("use std::sync::Arc;\n\n");
+        text.push_str("impl Clone for CancellationToken {\n    fn clone(&self) -> Self {\n        CancellationToken { inner: self.inner.clone() }\n    }\n}\n\n");
+        text.push_str("fn unrelated() {\n");
+        for i in 0..30 {
+            text.push_str(&format!("    step{i}();\n"));
+        }
+        text.push_str("}\n");
+        let sn = snippets_for("token.rs", &text, "CancellationToken clone is wrong");
+        let lines: Vec<&str> = text.lines().collect();
+        let close = lines.iter().position(|l| *l == "}").unwrap() + 1;
+        let shown = sn
+            .iter()
+            .find(|s| s.text.contains("fn clone"))
+            .expect("clone shown");
+        assert!(shown.end_line > close, "{sn:?}");
+        assert!(!shown.text.contains("fn unrelated"), "{sn:?}");
+    }
+
+    #[test]
+    fn a_line_left_between_two_shown_functions_is_in_the_one_above() {
+        // go-task: the fix changed the one line between two shown
+        // functions, `var checksumFilenameRegexp = ...`.
+        let text = concat!(
+            "package fingerprint\n\n",
+            "func (c *ChecksumChecker) checksumFilePath(t *Task) string {\n",
+            "\treturn filepath.Join(c.tempDir, \"checksum\", normalizeFilename(t.Name()))\n",
+            "}\n",
+            "\n",
+            "var checksumFilenameRegexp = regexp.MustCompile(\"[^A-z0-9]\")\n",
+            "\n",
+            "// replaces invalid characters on filenames\n",
+            "func normalizeFilename(f string) string {\n",
+            "\treturn checksumFilenameRegexp.ReplaceAllString(f, \"-\")\n",
+            "}\n",
+        );
+        let sn = snippets_for(
+            "sources_checksum.go",
+            text,
+            "normalizeFilename checksumFilePath",
+        );
+        let var_line = text.lines().position(|l| l.starts_with("var ")).unwrap() + 1;
+        assert!(
+            sn.iter()
+                .any(|s| s.start_line <= var_line && var_line <= s.end_line),
+            "line {var_line}: {sn:?}"
+        );
+    }
+
+    #[test]
+    fn only_lines_that_close_blocks_count_as_closing() {
+        for l in ["}", "  };", "})", "]);", "end", "    end"] {
+            assert!(is_closing_line(l), "{l}");
+        }
+        for l in ["", "   ", "} else {", "endif", "return x;", "x)"] {
+            assert!(!is_closing_line(l), "{l}");
+        }
     }
 }
