@@ -110,9 +110,10 @@ fn cli_out_writes_the_format_of_the_extension() {
     );
     assert!(md.contains("| 1 | `auth/token.py` | high |"), "{md}");
     assert!(
-        md.contains("## `auth/token.py`:8-34\n\n```py\n\nclass Token:\n")
+        md.contains("## `auth/token.py`:1-34\n\n```py\n")
+            && md.contains("\nclass Token:\n")
             && md.contains("    def is_expired"),
-        "snippets are fenced code under path:start-end headings: {md}"
+        "snippets are fenced code under path:start-end headings (the small high file whole): {md}"
     );
 }
 

@@ -96,7 +96,9 @@ async fn a_method_snippet_carries_its_class_signature() {
     let out = ok(
         &c,
         "retrieve",
-        json!({"task": "Cart.apply_discount applies the discount twice", "root": expand(), "max_cycles": 1}),
+        // A budget under which the 160-token file is not shown whole (that
+        // takes a budget of twice its tokens or more).
+        json!({"task": "Cart.apply_discount applies the discount twice", "root": expand(), "max_cycles": 1, "budget_tokens": 300}),
     )
     .await;
     let cart = &out["files"][0];

@@ -231,9 +231,11 @@ impl Session {
             .map(
                 |f| match (self.corpus.get(&f.path), self.files.get(&f.path)) {
                     (Some(doc), Some(k)) => {
-                        self.pipeline
-                            .post
-                            .snippets(doc, &self.task_query, &k.defines, &stop)
+                        let post = &self.pipeline.post;
+                        self.shown(
+                            &f.path,
+                            post.snippets(doc, &self.task_query, &k.defines, &stop),
+                        )
                     }
                     _ => Vec::new(),
                 },

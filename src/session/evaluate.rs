@@ -256,6 +256,13 @@ impl Session {
         // Agent-reported gaps stay open until the agent's next judgments.
         gaps.append(&mut self.agent_gaps);
         self.gaps = gaps;
+        // Gaps come from the chosen snippets; a small high-tier file is
+        // shown whole (see `whole_under`).
+        let snippets: Vec<Vec<Snippet>> = context_paths
+            .iter()
+            .zip(snippets)
+            .map(|((p, _), sn)| self.shown(p, sn))
+            .collect();
         let budget = self.config.budget_tokens;
         let context_tokens: usize = snippets
             .iter()

@@ -69,6 +69,12 @@ struct Lift {
 /// it is rejected (see [`Kept::rejected`]).
 const CONFIDENTLY_LOW: f64 = 0.3;
 
+/// The share of the token budget a high-tier file shown whole may cost, at
+/// most: 1/2 (see [`Session::whole_under`]). Measured against 1/4, 1/3
+/// and the whole budget: bench/README.md, "Snippets: small high files
+/// whole".
+const WHOLE_FILE_SHARE: usize = 2;
+
 impl Kept {
     /// Whether the agent judged this file and found it confidently low. A
     /// rejected file keeps the agent's relevance but ranks after every file
@@ -310,6 +316,33 @@ impl Session {
         self.root.read_ahead(&self.config.root);
     }
 
+    /// Tokens at most of a file shown whole, as one snippet (see
+    /// [`crate::snippets::whole_file`]): a high-tier file that costs at most
+    /// half the token budget (3,000 of the default 6,000 tokens: about 300
+    /// lines of code) is shown whole, as an agent would open it; its
+    /// snippets missed the lines a fix changes between them (tokio's
+    /// 143-line `chain.rs`: its `poll_read` was left out). Others: never.
+    fn whole_under(&self, relevance: f64) -> usize {
+        if relevance >= self.config.high_threshold {
+            self.config.budget_tokens / WHOLE_FILE_SHARE
+        } else {
+            0
+        }
+    }
+
+    /// The snippets `path` is shown with: the whole file when it is high
+    /// tier and small (see `whole_under`), else `chosen`. Gaps are looked
+    /// for in the chosen ones either way: the code the task is about, not
+    /// every import of the file.
+    pub(crate) fn shown(&self, path: &str, chosen: Vec<Snippet>) -> Vec<Snippet> {
+        let whole = self
+            .files
+            .get(path)
+            .zip(self.corpus.get(path))
+            .and_then(|(k, doc)| crate::snippets::whole_file(doc, self.whole_under(k.relevance)));
+        whole.map_or(chosen, |w| vec![w])
+    }
+
     /// The loop's answer: the best `limit` files with snippets packed into the budget.
     pub fn result(&self) -> RetrieveOutput {
         let threshold = self.config.high_threshold;
@@ -326,7 +359,9 @@ impl Session {
                     None => self
                         .corpus
                         .get(&p)
-                        .map(|d| post.snippets(d, &self.task_query, &k.defines, &stop))
+                        .map(|d| {
+                            self.shown(&p, post.snippets(d, &self.task_query, &k.defines, &stop))
+                        })
                         .unwrap_or_default(),
                 };
                 File {

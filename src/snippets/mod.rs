@@ -66,6 +66,21 @@ pub trait PostProcess: Send + Sync {
     fn pack(&self, files: &mut [File], budget: usize) -> (usize, Vec<String>);
 }
 
+/// The whole of `doc` as one snippet, when its text is at most
+/// `whole_under` tokens (and not empty).
+pub fn whole_file(doc: &Doc, whole_under: usize) -> Option<Snippet> {
+    let text = doc.text();
+    if text.is_empty() || tokens_of(text) > whole_under {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    Some(Snippet {
+        start_line: 1,
+        end_line: lines.len(),
+        text: lines.join("\n"),
+    })
+}
+
 /// The default post-processing: [`snippets`](PostProcess::snippets) as
 /// `select.rs` chooses them, [`pack`](PostProcess::pack) as `budget.rs` packs.
 #[derive(Debug, Clone, Copy, Default)]
@@ -94,6 +109,19 @@ impl PostProcess for Snippets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_within_the_limit_is_one_snippet_of_all_its_lines() {
+        let text = "import os\n\ndef f():\n    return os.sep\n";
+        let doc = crate::corpus::Doc::for_test("m.py", text);
+        let whole = whole_file(&doc, tokens_of(text)).expect("within the limit");
+        assert_eq!((whole.start_line, whole.end_line), (1, 4));
+        assert_eq!(whole.text, text.trim_end());
+        assert!(whole_file(&doc, tokens_of(text) - 1).is_none());
+        assert!(whole_file(&doc, 0).is_none());
+        let empty = crate::corpus::Doc::for_test("e.py", "");
+        assert!(whole_file(&empty, 1_000).is_none());
+    }
 
     #[test]
     fn showable_tokens_stop_at_the_first_line_longer_than_the_budget() {
