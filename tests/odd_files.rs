@@ -1434,3 +1434,61 @@ fn include_globs_that_match_no_file_are_named() {
     let err = first_dispatch_error(&engine, dir.path(), &["nosuch/**"], &[]);
     assert!(err.contains("nothing was searched"), "{err}");
 }
+
+/// The answer's first file is shown whole when it is small, high tier or
+/// not, and a small file below it that is not high keeps its chosen
+/// snippets.
+#[test]
+fn a_small_first_file_is_shown_whole_even_below_the_high_tier() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let mut first = String::from("\"\"\"Widget helpers.\"\"\"\n\nimport os\n\n");
+    for i in 0..12 {
+        first.push_str(&format!("def helper_{i}():\n    return os.sep\n\n"));
+    }
+    first.push_str("def render(widget):\n    return draw(widget, widget.size)\n");
+    write(p, "pkg/widgets.py", &first);
+    let mut second = String::from("import os\n\n");
+    for i in 0..12 {
+        second.push_str(&format!("def other_{i}():\n    return os.sep\n\n"));
+    }
+    second.push_str("def size_of(widget):\n    return 3\n");
+    write(p, "pkg/sizes.py", &second);
+    let engine = Engine::new(EngineOptions {
+        root: Some(p.to_path_buf()),
+        ..Default::default()
+    });
+    // A threshold no score reaches: no file is high.
+    let out = engine
+        .retrieve(
+            RetrieveParams {
+                task: "widget".into(),
+                root: Some(p.to_string_lossy().into_owned()),
+                high_threshold: Some(1.0),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap();
+    assert_eq!(paths(&out)[0], "pkg/widgets.py", "{:?}", paths(&out));
+    let top = &out.files[0];
+    assert_ne!(top.tier, ctxloop::types::Tier::High, "{top:?}");
+    let n = first.lines().count();
+    let ranges: Vec<(usize, usize)> = top
+        .snippets
+        .iter()
+        .map(|s| (s.start_line, s.end_line))
+        .collect();
+    assert_eq!(ranges, [(1, n)], "{ranges:?}");
+    if let Some(below) = out
+        .files
+        .get(1)
+        .filter(|f| f.tier != ctxloop::types::Tier::High)
+    {
+        assert!(
+            below.snippets.iter().all(|s| s.start_line > 1),
+            "{:?}",
+            below.snippets
+        );
+    }
+}

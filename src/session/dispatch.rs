@@ -226,16 +226,16 @@ impl Session {
         use rayon::prelude::*;
         let limits = self.limits.clone();
         let stop = || limits.hit().is_some();
+        // The session's best file, which need not be a new candidate.
+        let best = self.ranked().into_iter().next().map(|(p, _)| p);
         let found: Vec<Vec<Snippet>> = out_cands
             .par_iter()
             .map(
                 |f| match (self.corpus.get(&f.path), self.files.get(&f.path)) {
                     (Some(doc), Some(k)) => {
                         let post = &self.pipeline.post;
-                        self.shown(
-                            &f.path,
-                            post.snippets(doc, &self.task_query, &k.defines, &stop),
-                        )
+                        let chosen = post.snippets(doc, &self.task_query, &k.defines, &stop);
+                        self.shown(&f.path, best.as_ref() == Some(&f.path), chosen)
                     }
                     _ => Vec::new(),
                 },

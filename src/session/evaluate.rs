@@ -261,7 +261,8 @@ impl Session {
         let snippets: Vec<Vec<Snippet>> = context_paths
             .iter()
             .zip(snippets)
-            .map(|((p, _), sn)| self.shown(p, sn))
+            .enumerate()
+            .map(|(rank, ((p, _), sn))| self.shown(p, rank == 0, sn))
             .collect();
         let budget = self.config.budget_tokens;
         let context_tokens: usize = snippets

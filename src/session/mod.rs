@@ -317,13 +317,14 @@ impl Session {
     }
 
     /// Tokens at most of a file shown whole, as one snippet (see
-    /// [`crate::snippets::whole_file`]): a high-tier file that costs at most
-    /// half the token budget (3,000 of the default 6,000 tokens: about 300
-    /// lines of code) is shown whole, as an agent would open it; its
-    /// snippets missed the lines a fix changes between them (tokio's
-    /// 143-line `chain.rs`: its `poll_read` was left out). Others: never.
-    fn whole_under(&self, relevance: f64) -> usize {
-        if relevance >= self.config.high_threshold {
+    /// [`crate::snippets::whole_file`]): a high-tier file, or the answer's
+    /// first file, that costs at most half the token budget (3,000 of the
+    /// default 6,000 tokens: about 300 lines of code) is shown whole, as an
+    /// agent would open it; its snippets missed the lines a fix changes
+    /// between them (tokio's 143-line `chain.rs`: its `poll_read` was left
+    /// out). Others: never.
+    fn whole_under(&self, relevance: f64, first: bool) -> usize {
+        if first || relevance >= self.config.high_threshold {
             self.config.budget_tokens / WHOLE_FILE_SHARE
         } else {
             0
@@ -331,15 +332,17 @@ impl Session {
     }
 
     /// The snippets `path` is shown with: the whole file when it is high
-    /// tier and small (see `whole_under`), else `chosen`. Gaps are looked
-    /// for in the chosen ones either way: the code the task is about, not
-    /// every import of the file.
-    pub(crate) fn shown(&self, path: &str, chosen: Vec<Snippet>) -> Vec<Snippet> {
+    /// tier or the answer's `first`, and small (see `whole_under`), else
+    /// `chosen`. Gaps are looked for in the chosen ones either way: the
+    /// code the task is about, not every import of the file.
+    pub(crate) fn shown(&self, path: &str, first: bool, chosen: Vec<Snippet>) -> Vec<Snippet> {
         let whole = self
             .files
             .get(path)
             .zip(self.corpus.get(path))
-            .and_then(|(k, doc)| crate::snippets::whole_file(doc, self.whole_under(k.relevance)));
+            .and_then(|(k, doc)| {
+                crate::snippets::whole_file(doc, self.whole_under(k.relevance, first))
+            });
         whole.map_or(chosen, |w| vec![w])
     }
 
@@ -353,14 +356,16 @@ impl Session {
             .ranked()
             .into_iter()
             .take(self.config.limit)
-            .map(|(p, k)| {
+            .enumerate()
+            .map(|(rank, (p, k))| {
                 let snippets = match self.snippets.get(&p) {
                     Some(sn) => sn.clone(),
                     None => self
                         .corpus
                         .get(&p)
                         .map(|d| {
-                            self.shown(&p, post.snippets(d, &self.task_query, &k.defines, &stop))
+                            let chosen = post.snippets(d, &self.task_query, &k.defines, &stop);
+                            self.shown(&p, rank == 0, chosen)
                         })
                         .unwrap_or_default(),
                 };
