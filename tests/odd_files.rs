@@ -26,6 +26,14 @@ fn write(root: &Path, rel: &str, bytes: impl AsRef<[u8]>) {
     std::fs::write(p, bytes).unwrap();
 }
 
+/// An engine whose default root is `root`.
+fn engine_at(root: &Path) -> Engine {
+    Engine::new(EngineOptions {
+        root: Some(root.to_path_buf()),
+        ..Default::default()
+    })
+}
+
 fn retrieve(engine: &Engine, root: &Path, task: &str) -> RetrieveOutput {
     engine
         .retrieve(
@@ -276,10 +284,7 @@ fn windows_separators_in_globs_roots_and_judgments_are_normalised() {
     ] {
         write(p, f, &body);
     }
-    let engine = Engine::new(EngineOptions {
-        root: Some(p.to_path_buf()),
-        ..Default::default()
-    });
+    let engine = engine_at(p);
     let out = engine
         .retrieve(
             RetrieveParams {
@@ -329,10 +334,7 @@ fn windows_separators_in_globs_roots_and_judgments_are_normalised() {
 /// An engine whose root is `root`, and the first `dispatch` of a new
 /// step-wise session of `task` on it.
 fn new_session(root: &Path, task: &str) -> (Engine, ctxloop::types::DispatchOutput) {
-    let engine = Engine::new(EngineOptions {
-        root: Some(root.to_path_buf()),
-        ..Default::default()
-    });
+    let engine = engine_at(root);
     let params = DispatchParams {
         task: Some(task.into()),
         ..Default::default()
@@ -503,10 +505,7 @@ fn judgment_paths_with_dot_segments_or_repeated_slashes_name_the_same_file() {
         format!("def {IDENT}():\n    pass\n"),
     );
     write(dir.path(), "src/other.py", "x = 1\n");
-    let engine = Engine::new(EngineOptions {
-        root: Some(dir.path().to_path_buf()),
-        ..Default::default()
-    });
+    let engine = engine_at(dir.path());
     let judge = |path: &str| {
         let d = engine
             .dispatch(
@@ -1454,10 +1453,7 @@ fn a_small_first_file_is_shown_whole_even_below_the_high_tier() {
     }
     second.push_str("def size_of(widget):\n    return 3\n");
     write(p, "pkg/sizes.py", &second);
-    let engine = Engine::new(EngineOptions {
-        root: Some(p.to_path_buf()),
-        ..Default::default()
-    });
+    let engine = engine_at(p);
     // A threshold no score reaches: no file is high.
     let out = engine
         .retrieve(
