@@ -234,8 +234,9 @@ impl Session {
                 |f| match (self.corpus.get(&f.path), self.files.get(&f.path)) {
                     (Some(doc), Some(k)) => {
                         let post = &self.pipeline.post;
-                        let chosen = post.snippets(doc, &self.task_query, &k.defines, &stop);
-                        self.shown(&f.path, best.as_ref() == Some(&f.path), chosen)
+                        self.shown(&f.path, best.as_ref() == Some(&f.path), || {
+                            post.snippets(doc, &self.task_query, &k.defines, &stop)
+                        })
                     }
                     _ => Vec::new(),
                 },

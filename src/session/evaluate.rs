@@ -262,7 +262,7 @@ impl Session {
             .iter()
             .zip(snippets)
             .enumerate()
-            .map(|(rank, ((p, _), sn))| self.shown(p, rank == 0, sn))
+            .map(|(rank, ((p, _), sn))| self.shown(p, rank == 0, || sn))
             .collect();
         let budget = self.config.budget_tokens;
         let context_tokens: usize = snippets

@@ -69,8 +69,8 @@ struct Lift {
 /// it is rejected (see [`Kept::rejected`]).
 const CONFIDENTLY_LOW: f64 = 0.3;
 
-/// The share of the token budget a high-tier file shown whole may cost, at
-/// most: 1/2 (see [`Session::whole_under`]). Measured against 1/4, 1/3
+/// The share of the token budget a file shown whole (a high-tier file or
+/// the answer's first) may cost, at most: 1/2 (see [`Session::whole_under`]). Measured against 1/4, 1/3
 /// and the whole budget: bench/README.md, "Snippets: small high files
 /// whole".
 const WHOLE_FILE_SHARE: usize = 2;
@@ -333,9 +333,15 @@ impl Session {
 
     /// The snippets `path` is shown with: the whole file when it is high
     /// tier or the answer's `first`, and small (see `whole_under`), else
-    /// `chosen`. Gaps are looked for in the chosen ones either way: the
-    /// code the task is about, not every import of the file.
-    pub(crate) fn shown(&self, path: &str, first: bool, chosen: Vec<Snippet>) -> Vec<Snippet> {
+    /// `chosen()`, called only then (it parses the file). Gaps are looked
+    /// for in the chosen ones either way: the code the task is about, not
+    /// every import of the file.
+    pub(crate) fn shown(
+        &self,
+        path: &str,
+        first: bool,
+        chosen: impl FnOnce() -> Vec<Snippet>,
+    ) -> Vec<Snippet> {
         let whole = self
             .files
             .get(path)
@@ -343,7 +349,7 @@ impl Session {
             .and_then(|(k, doc)| {
                 crate::snippets::whole_file(doc, self.whole_under(k.relevance, first))
             });
-        whole.map_or(chosen, |w| vec![w])
+        whole.map_or_else(chosen, |w| vec![w])
     }
 
     /// The loop's answer: the best `limit` files with snippets packed into the budget.
@@ -364,8 +370,9 @@ impl Session {
                         .corpus
                         .get(&p)
                         .map(|d| {
-                            let chosen = post.snippets(d, &self.task_query, &k.defines, &stop);
-                            self.shown(&p, rank == 0, chosen)
+                            self.shown(&p, rank == 0, || {
+                                post.snippets(d, &self.task_query, &k.defines, &stop)
+                            })
                         })
                         .unwrap_or_default(),
                 };
