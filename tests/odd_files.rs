@@ -1488,3 +1488,73 @@ fn a_small_first_file_is_shown_whole_even_below_the_high_tier() {
         );
     }
 }
+
+/// Three high files, each a 20-line licence header, filler and, last, the
+/// function the task names, each about 45 % of the token budget: the first
+/// two are shown whole, the third no longer fits whole. It gets its
+/// snippets back (the named function), not its first lines (the licence)
+/// nor a handle alone.
+#[test]
+fn a_file_too_big_for_the_budget_left_to_be_shown_whole_gets_its_snippets() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    for name in ["alpha", "beta", "gamma"] {
+        let mut text = String::new();
+        for i in 0..20 {
+            text.push_str(&format!("# Copyright line {i} of the licence text here.\n"));
+        }
+        text.push_str("import os\n\n");
+        for i in 0..15 {
+            text.push_str(&format!("def filler_{i}():\n    return os.sep\n\n"));
+        }
+        text.push_str(&format!(
+            "def widget_render_{name}(widget):\n    return widget.draw()\n"
+        ));
+        write(p, &format!("pkg/{name}.py"), &text);
+    }
+    let engine = engine_at(p);
+    let out = engine
+        .retrieve(
+            RetrieveParams {
+                task: "widget render".into(),
+                root: Some(p.to_string_lossy().into_owned()),
+                high_threshold: Some(0.05),
+                budget_tokens: Some(1_000),
+                ..Default::default()
+            },
+            &CallOptions::PLAIN,
+        )
+        .unwrap();
+    assert_eq!(out.files.len(), 3, "{:?}", paths(&out));
+    for f in &out.files {
+        let n = std::fs::read_to_string(p.join(&f.path))
+            .unwrap()
+            .lines()
+            .count();
+        let ranges: Vec<(usize, usize)> = f
+            .snippets
+            .iter()
+            .map(|s| (s.start_line, s.end_line))
+            .collect();
+        assert!(
+            f.snippets
+                .iter()
+                .any(|s| s.text.contains("def widget_render")),
+            "{}: {ranges:?} (of {n} lines); dropped {:?}",
+            f.path,
+            out.dropped
+        );
+    }
+    let whole = out
+        .files
+        .iter()
+        .filter(|f| {
+            let n = std::fs::read_to_string(p.join(&f.path))
+                .unwrap()
+                .lines()
+                .count();
+            matches!(f.snippets.as_slice(), [s] if (s.start_line, s.end_line) == (1, n))
+        })
+        .count();
+    assert_eq!(whole, 2, "two files fit whole: {:?}", out.files);
+}

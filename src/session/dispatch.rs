@@ -246,9 +246,7 @@ impl Session {
             f.snippets = sn;
         }
         self.note_unparsed(out_cands.iter().map(|f| f.path.as_str()));
-        self.pipeline
-            .post
-            .pack(out_cands, self.config.budget_tokens)
+        self.pack_files(out_cands)
     }
 
     /// Adds the call's filters to the query and starts the next cycle.

@@ -312,10 +312,7 @@ impl Session {
             let (ka, kb) = (&self.files[&a.path], &self.files[&b.path]);
             super::answer_order((&a.path, ka), (&b.path, kb))
         });
-        let (tokens, dropped) = self
-            .pipeline
-            .post
-            .pack(&mut evaluations, self.config.budget_tokens);
+        let (tokens, dropped) = self.pack_files(&mut evaluations);
         (evaluations, tokens, dropped)
     }
 
