@@ -224,23 +224,15 @@ impl Session {
     /// cores) and packs them into the token budget. Returns (tokens, dropped).
     fn pack_snippets(&mut self, out_cands: &mut [File]) -> (usize, Vec<String>) {
         use rayon::prelude::*;
-        let limits = self.limits.clone();
-        let stop = || limits.hit().is_some();
         // The session's best file, which need not be a new candidate.
         let best = self.ranked().into_iter().next().map(|(p, _)| p);
         let found: Vec<Vec<Snippet>> = out_cands
             .par_iter()
-            .map(
-                |f| match (self.corpus.get(&f.path), self.files.get(&f.path)) {
-                    (Some(doc), Some(k)) => {
-                        let post = &self.pipeline.post;
-                        self.shown(&f.path, best.as_ref() == Some(&f.path), || {
-                            post.snippets(doc, &self.task_query, &k.defines, &stop)
-                        })
-                    }
-                    _ => Vec::new(),
-                },
-            )
+            .map(|f| {
+                self.shown(&f.path, best.as_ref() == Some(&f.path), || {
+                    self.chosen(&f.path)
+                })
+            })
             .collect();
         for (f, sn) in out_cands.iter_mut().zip(found) {
             f.snippets = sn;

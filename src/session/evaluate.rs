@@ -256,8 +256,8 @@ impl Session {
         // Agent-reported gaps stay open until the agent's next judgments.
         gaps.append(&mut self.agent_gaps);
         self.gaps = gaps;
-        // Gaps come from the chosen snippets; a small high-tier file is
-        // shown whole (see `whole_under`).
+        // Gaps come from the chosen snippets; a small file may be shown
+        // whole (see `shown`).
         let snippets: Vec<Vec<Snippet>> = context_paths
             .iter()
             .zip(snippets)

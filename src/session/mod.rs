@@ -80,8 +80,9 @@ const WHOLE_FILE_SHARE: usize = 2;
 /// only when its snippets already hold at least 1/`WHOLE_MEDIUM_COST` of
 /// it: whole, it also shows the lines between them (the edit of a second
 /// file is often there: a field, an import, a helper no task word names).
-/// Measured against 1/8, 1/3 and 1/2, and without the cost rule:
-/// bench/README.md, "Snippets: small medium files whole".
+/// Measured (any tier whole) at 1/8, 1/3 and 1/2 on a dev-multilang
+/// replay, and without the cost rule on the dev sets: bench/README.md,
+/// "Snippets: small medium files whole".
 const WHOLE_MEDIUM_SHARE: usize = 4;
 
 /// A medium file shown whole costs at most this many times its chosen
@@ -339,15 +340,14 @@ impl Session {
     /// agent would open it; its snippets missed the lines a fix changes
     /// between them (tokio's 143-line `chain.rs`: its `poll_read` was left
     /// out). A medium-tier file: at most a quarter of the budget
-    /// (`WHOLE_MEDIUM_SHARE`). A low-tier file: never. A file shown whole
-    /// that the budget cannot show whole gets its snippets back (see
-    /// [`Session::pack_files`]).
-    fn whole_under(&self, relevance: f64, first: bool) -> usize {
-        match Tier::of(relevance, self.config.high_threshold) {
-            _ if first => self.config.budget_tokens / WHOLE_FILE_SHARE,
-            Tier::High => self.config.budget_tokens / WHOLE_FILE_SHARE,
-            Tier::Medium => self.config.budget_tokens / WHOLE_MEDIUM_SHARE,
-            Tier::Low => 0,
+    /// (`WHOLE_MEDIUM_SHARE`, and see `WHOLE_MEDIUM_COST`). A low-tier
+    /// file: never. A file shown whole that the budget cannot show whole
+    /// gets its snippets back (see [`Session::pack_files`]).
+    fn whole_under(&self, tier: Tier, first: bool) -> usize {
+        match (first, tier) {
+            (true, _) | (false, Tier::High) => self.config.budget_tokens / WHOLE_FILE_SHARE,
+            (false, Tier::Medium) => self.config.budget_tokens / WHOLE_MEDIUM_SHARE,
+            (false, Tier::Low) => 0,
         }
     }
 
@@ -359,59 +359,56 @@ impl Session {
         }
     }
 
+    /// The snippets chosen for `path` (see [`crate::snippets::snippets`]),
+    /// none when the session does not hold it. Parses the file, stopping at
+    /// the call's limits.
+    fn chosen(&self, path: &str) -> Vec<Snippet> {
+        let (Some(doc), Some(k)) = (self.corpus.get(path), self.files.get(path)) else {
+            return Vec::new();
+        };
+        let stop = || self.limits.hit().is_some();
+        (self.pipeline.post).snippets(doc, &self.task_query, &k.defines, &stop)
+    }
+
     /// Packs `files` into the token budget (see [`crate::snippets::pack`]).
     /// A file shown whole that the budget left a handle or cut to its first
-    /// lines (a licence header, imports) gets the snippets it would have
-    /// had, and the files are packed again: its best functions first, as
-    /// the budget orders snippets. Shown whole, nushell 189141a2b2f7's
-    /// 157-line `timeit.rs` (medium, rank 4) was left one handle, and the
-    /// 24 of its 26 edit lines its snippets show were lost. Returns
-    /// (tokens, dropped).
+    /// lines (a licence header, imports) gets its chosen snippets, and the
+    /// files are packed again: its best functions first, as the budget
+    /// orders snippets. Shown whole, nushell 189141a2b2f7's 157-line
+    /// `timeit.rs` (medium, rank 4) was left one handle, and the 24 of its
+    /// 26 edit lines its snippets show were lost. Returns (tokens, dropped).
     pub(crate) fn pack_files(&self, files: &mut [File]) -> (usize, Vec<String>) {
         let post = &self.pipeline.post;
         let budget = self.config.budget_tokens;
         let whole: Vec<usize> = (0..files.len())
             .filter(|&i| self.is_whole(&files[i]))
             .collect();
-        let before: Vec<Snippet> = whole
-            .iter()
-            .map(|&i| files[i].snippets[0].clone())
-            .collect();
-        let unpacked: Vec<File> = if whole.is_empty() {
-            Vec::new()
-        } else {
-            files.to_vec()
-        };
+        if whole.is_empty() {
+            return post.pack(files, budget);
+        }
+        let unpacked = files.to_vec();
         let packed = post.pack(files, budget);
+        // Shown whole, a file keeps its one snippet with all its text.
         let cut: Vec<usize> = whole
-            .iter()
-            .zip(&before)
-            .filter(|(&i, b)| !matches!(files[i].snippets.as_slice(), [s] if s.text.len() == b.text.len()))
-            .map(|(&i, _)| i)
+            .into_iter()
+            .filter(|&i| files[i].snippets != unpacked[i].snippets)
             .collect();
         if cut.is_empty() {
             return packed;
         }
         files.clone_from_slice(&unpacked);
-        let limits = self.limits.clone();
-        let stop = || limits.hit().is_some();
         for i in cut {
-            let (Some(doc), Some(k)) = (
-                self.corpus.get(&files[i].path),
-                self.files.get(&files[i].path),
-            ) else {
-                continue;
-            };
-            files[i].snippets = post.snippets(doc, &self.task_query, &k.defines, &stop);
+            files[i].snippets = self.chosen(&files[i].path);
         }
         post.pack(files, budget)
     }
 
-    /// The snippets `path` is shown with: the whole file when it is high
-    /// tier or the answer's `first`, and small (see `whole_under`), else
-    /// `chosen()`, called only then (it parses the file). Gaps are looked
-    /// for in the chosen ones either way: the code the task is about, not
-    /// every import of the file.
+    /// The snippets `path` is shown with: the whole file when it is small
+    /// enough for its tier (see `whole_under`) and, for a medium file, its
+    /// chosen snippets hold much of it already (`WHOLE_MEDIUM_COST`); else
+    /// `chosen()`, called only when needed (it parses the file). Gaps are
+    /// looked for in the chosen ones either way: the code the task is
+    /// about, not every import of the file.
     pub(crate) fn shown(
         &self,
         path: &str,
@@ -421,13 +418,11 @@ impl Session {
         let Some((k, doc)) = self.files.get(path).zip(self.corpus.get(path)) else {
             return chosen();
         };
-        let Some(whole) = crate::snippets::whole_file(doc, self.whole_under(k.relevance, first))
-        else {
+        let tier = Tier::of(k.relevance, self.config.high_threshold);
+        let Some(whole) = crate::snippets::whole_file(doc, self.whole_under(tier, first)) else {
             return chosen();
         };
-        if !first && Tier::of(k.relevance, self.config.high_threshold) == Tier::Medium {
-            // A medium file is shown whole only when its snippets hold much
-            // of it already (see `WHOLE_MEDIUM_COST`).
+        if !first && tier == Tier::Medium {
             let sn = chosen();
             let cost: usize = sn.iter().map(|s| crate::snippets::tokens_of(&s.text)).sum();
             if crate::snippets::tokens_of(&whole.text) > WHOLE_MEDIUM_COST * cost {
@@ -440,9 +435,6 @@ impl Session {
     /// The loop's answer: the best `limit` files with snippets packed into the budget.
     pub fn result(&self) -> RetrieveOutput {
         let threshold = self.config.high_threshold;
-        let limits = self.limits.clone();
-        let stop = || limits.hit().is_some();
-        let post = &self.pipeline.post;
         let mut files: Vec<File> = self
             .ranked()
             .into_iter()
@@ -451,15 +443,7 @@ impl Session {
             .map(|(rank, (p, k))| {
                 let snippets = match self.snippets.get(&p) {
                     Some(sn) => sn.clone(),
-                    None => self
-                        .corpus
-                        .get(&p)
-                        .map(|d| {
-                            self.shown(&p, rank == 0, || {
-                                post.snippets(d, &self.task_query, &k.defines, &stop)
-                            })
-                        })
-                        .unwrap_or_default(),
+                    None => self.shown(&p, rank == 0, || self.chosen(&p)),
                 };
                 File {
                     tier: Tier::of(k.relevance, threshold),
